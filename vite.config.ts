@@ -1,0 +1,45 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, loadEnv } from 'vite';
+import { featureDefines } from './src/core/features.ts';
+
+/**
+ * Headers every page needs: WebContainer requires cross-origin isolation (COOP + COEP), and
+ * resources we serve must be loadable by an isolated page.
+ */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
+export default defineConfig(({ mode }) => {
+  const env = { ...process.env, ...loadEnv(mode, process.cwd(), ['ANTHROPIC_', 'TABCODE_']) };
+  const apiKey = env.ANTHROPIC_API_KEY;
+  return {
+    plugins: [react()],
+    define: featureDefines(mode, env),
+    server: {
+      headers: ISOLATION_HEADERS,
+      // With ANTHROPIC_API_KEY in the dev server's environment, the page talks to /api/anthropic and
+      // the key is added here, so it never reaches the browser.
+      proxy: apiKey
+        ? {
+            '/api/anthropic': {
+              target: env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com',
+              changeOrigin: true,
+              rewrite: (path) => path.replace(/^\/api\/anthropic/, ''),
+              configure: (proxy) => {
+                proxy.on('proxyReq', (req) => {
+                  req.setHeader('x-api-key', apiKey);
+                  req.removeHeader('anthropic-dangerous-direct-browser-access');
+                });
+              },
+            },
+          }
+        : undefined,
+    },
+    preview: { headers: ISOLATION_HEADERS },
+    build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 1500 },
+    worker: { format: 'es' },
+  };
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+import { featureDefines } from './src/core/features.ts';
+
+export default defineConfig({
+  define: featureDefines('test', process.env),
+  test: {
+    include: ['src/**/*.test.ts', 'e2e/mock-api/**/*.test.ts'],
+    environment: 'node',
+    setupFiles: ['fake-indexeddb/auto'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
