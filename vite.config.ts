@@ -12,12 +12,15 @@ export const ISOLATION_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ mode, command }) => {
   const env = { ...process.env, ...loadEnv(mode, process.cwd(), ['ANTHROPIC_', 'TABCODE_']) };
   const apiKey = env.ANTHROPIC_API_KEY;
   return {
     plugins: [react()],
-    define: featureDefines(mode, env),
+    define: {
+      ...featureDefines(mode, env),
+      __TABCODE_DEV_PROXY__: JSON.stringify(Boolean(apiKey) && command === 'serve'),
+    },
     server: {
       headers: ISOLATION_HEADERS,
       // With ANTHROPIC_API_KEY in the dev server's environment, the page talks to /api/anthropic and

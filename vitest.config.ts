@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { featureDefines } from './src/core/features.ts';
 
 export default defineConfig({
-  define: featureDefines('test', process.env),
+  define: { ...featureDefines('test', process.env), __TABCODE_DEV_PROXY__: 'false' },
   test: {
     include: ['src/**/*.test.ts', 'e2e/mock-api/**/*.test.ts'],
     environment: 'node',

@@ -2,3 +2,5 @@
 
 /** Compile-time feature flags, set by Vite `define` per build mode (see src/core/features.ts). */
 declare const __FEATURE_POWERSHELL__: boolean;
+/** True in `vite dev` when ANTHROPIC_API_KEY is set: the page talks to /api/anthropic and the server adds the key. */
+declare const __TABCODE_DEV_PROXY__: boolean;

@@ -4,7 +4,8 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 
-export type MessageParam = Anthropic.MessageParam;
+/** A transcript message: user or assistant (system text travels in the request's `system`). */
+export type MessageParam = Anthropic.UserMessageParam | Anthropic.AssistantMessageParam;
 export type ContentBlockParam = Anthropic.ContentBlockParam;
 export type ToolUseBlockParam = Anthropic.ToolUseBlockParam;
 export type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
@@ -28,4 +29,83 @@ export function toolUses(message: MessageParam): ToolUseBlockParam[] {
 export function toolResults(message: MessageParam): ToolResultBlockParam[] {
   if (message.role !== 'user') return [];
   return contentBlocks(message).filter((b): b is ToolResultBlockParam => b.type === 'tool_result');
+}
+
+import { SYNTHETIC_TOOL_RESULT_MISSING } from './constants.ts';
+
+const EMPTY_PLACEHOLDER = '(empty)';
+
+function isEmptyText(block: ContentBlockParam): boolean {
+  return block.type === 'text' && block.text.trim() === '';
+}
+
+/**
+ * Repairs a transcript so the API accepts it. Returns a new array (inputs are not mutated):
+ * - consecutive messages of one role are merged; a transcript starting with an assistant message gets a
+ *   user message in front;
+ * - every tool_use gets exactly one tool_result in the next user message (a synthetic is_error result
+ *   when missing), tool_results come first in that message in tool_use order, duplicates are dropped;
+ * - tool_results without a tool_use in the previous assistant message are dropped;
+ * - empty text blocks are dropped and an empty message gets a placeholder.
+ * Never throws.
+ */
+export function ensureToolResultPairing(messages: readonly MessageParam[]): MessageParam[] {
+  // 1. Normalize to block arrays and merge same-role runs.
+  const merged: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
+  for (const m of messages) {
+    const blocks = contentBlocks(m).filter((b) => !isEmptyText(b));
+    const last = merged[merged.length - 1];
+    if (last && last.role === m.role) last.content.push(...blocks);
+    else merged.push({ role: m.role, content: [...blocks] });
+  }
+  if (merged.length > 0 && merged[0].role === 'assistant') {
+    merged.unshift({ role: 'user', content: [{ type: 'text', text: '(conversation restored)' }] });
+  }
+
+  // 2. Pair tool_use with tool_result.
+  const out: MessageParam[] = [];
+  for (let i = 0; i < merged.length; i++) {
+    const msg = merged[i];
+    if (msg.role === 'assistant') {
+      out.push({ role: 'assistant', content: msg.content.length ? msg.content : [{ type: 'text', text: EMPTY_PLACEHOLDER }] });
+      const uses = msg.content.filter((b): b is ToolUseBlockParam => b.type === 'tool_use');
+      if (uses.length > 0 && merged[i + 1]?.role !== 'user') {
+        // Tool uses at the end (or before another assistant turn): give them results.
+        merged.splice(i + 1, 0, { role: 'user', content: [] });
+      }
+      continue;
+    }
+    const prev = out[out.length - 1];
+    const expected = prev ? toolUses(prev) : [];
+    const byId = new Map<string, ToolResultBlockParam>();
+    const rest: ContentBlockParam[] = [];
+    for (const b of msg.content) {
+      if (b.type === 'tool_result') {
+        if (expected.some((u) => u.id === b.tool_use_id) && !byId.has(b.tool_use_id)) byId.set(b.tool_use_id, b);
+      } else rest.push(b);
+    }
+    const results: ToolResultBlockParam[] = expected.map(
+      (u) =>
+        byId.get(u.id) ?? { type: 'tool_result', tool_use_id: u.id, content: SYNTHETIC_TOOL_RESULT_MISSING, is_error: true },
+    );
+    const content: ContentBlockParam[] = [...results, ...rest];
+    out.push({ role: 'user', content: content.length ? content : [{ type: 'text', text: EMPTY_PLACEHOLDER }] });
+  }
+  return out;
+}
+
+/** Converts a response content block to the param block sent back next time (drops response-only fields). */
+export function responseBlockToParam(block: Anthropic.ContentBlock): ContentBlockParam {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+    default:
+      return block as unknown as ContentBlockParam;
+  }
 }

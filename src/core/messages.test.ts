@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { SYNTHETIC_TOOL_RESULT_MISSING } from './constants.ts';
+import { ensureToolResultPairing, type MessageParam } from './messages.ts';
+
+const use = (id: string) => ({ type: 'tool_use' as const, id, name: 'Read', input: { file_path: 'a' } });
+const result = (id: string, content = 'ok') => ({ type: 'tool_result' as const, tool_use_id: id, content });
+const text = (t: string) => ({ type: 'text' as const, text: t });
+
+describe('ensureToolResultPairing', () => {
+  it('leaves a valid transcript unchanged', () => {
+    const msgs: MessageParam[] = [
+      { role: 'user', content: [text('hi')] },
+      { role: 'assistant', content: [text('reading'), use('t1'), use('t2')] },
+      { role: 'user', content: [result('t1'), result('t2')] },
+      { role: 'assistant', content: [text('done')] },
+    ];
+    expect(ensureToolResultPairing(msgs)).toEqual(msgs);
+  });
+
+  it('adds a synthetic error result for a tool_use without result, and keeps tool_use order', () => {
+    const out = ensureToolResultPairing([
+      { role: 'user', content: [text('hi')] },
+      { role: 'assistant', content: [use('t1'), use('t2')] },
+      { role: 'user', content: [text('[Request interrupted by user]'), result('t2')] },
+    ]);
+    expect(out[2].content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: SYNTHETIC_TOOL_RESULT_MISSING, is_error: true },
+      result('t2'),
+      text('[Request interrupted by user]'),
+    ]);
+  });
+
+  it('adds a user message when the transcript ends with tool uses', () => {
+    const out = ensureToolResultPairing([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [use('t1')] },
+    ]);
+    expect(out).toHaveLength(3);
+    expect(out[2].role).toBe('user');
+    expect(out[2].content).toMatchObject([{ type: 'tool_result', tool_use_id: 't1', is_error: true }]);
+  });
+
+  it('drops orphan and duplicate tool_results', () => {
+    const out = ensureToolResultPairing([
+      { role: 'user', content: [text('hi'), result('ghost')] },
+      { role: 'assistant', content: [use('t1')] },
+      { role: 'user', content: [result('t1', 'first'), result('t1', 'second'), result('t9')] },
+    ]);
+    expect(out[0].content).toEqual([text('hi')]);
+    expect(out[2].content).toEqual([result('t1', 'first')]);
+  });
+
+  it('merges consecutive messages of one role and fixes a leading assistant message', () => {
+    const out = ensureToolResultPairing([
+      { role: 'assistant', content: [text('stale')] },
+      { role: 'user', content: [text('a')] },
+      { role: 'user', content: [text('b')] },
+    ]);
+    expect(out.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(out[2].content).toEqual([text('a'), text('b')]);
+  });
+
+  it('removes empty text blocks and never leaves a message empty', () => {
+    const out = ensureToolResultPairing([
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [text('  ')] },
+    ]);
+    expect(out[1].content).toEqual([text('(empty)')]);
+  });
+
+  it('does not mutate its input', () => {
+    const msgs: MessageParam[] = [
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [use('t1')] },
+    ];
+    const copy = structuredClone(msgs);
+    ensureToolResultPairing(msgs);
+    expect(msgs).toEqual(copy);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The system prompt: a fixed .md text plus an environment section (sandbox kind and its commands,
+ * cwd, date). The environment changes only when the sandbox or the day changes, so the system block
+ * stays byte-stable across the turns of a session.
+ */
+import type { SandboxInfo } from '../sandbox/sandbox.ts';
+import basePrompt from './system-prompt.md?raw';
+
+export interface EnvironmentInfo {
+  sandbox: SandboxInfo;
+  root: string;
+  cwd: string;
+  /** YYYY-MM-DD */
+  date: string;
+}
+
+export function environmentSection(env: EnvironmentInfo): string {
+  const { sandbox } = env;
+  const lines = [
+    '# Environment',
+    `- Working directory: ${env.cwd}`,
+    `- Project root: ${env.root}`,
+    `- Today's date: ${env.date}`,
+    `- Sandbox: ${sandbox.kind}${sandbox.reason ? ` (${sandbox.reason})` : ''}`,
+  ];
+  if (sandbox.kind === 'just-bash') {
+    lines.push(
+      '- The shell is just-bash, a simulated bash with an in-memory file system. There is no Node.js, npm, git, or network: do not try to install packages or run node. Pipes, redirections, variables, loops and functions work.',
+      `- Commands available: ${sandbox.commands.join(', ')}`,
+    );
+  } else {
+    lines.push(
+      '- The shell is a WebContainer: a real Node.js runtime in the browser with npm. Native binaries (other than Node) do not run.',
+    );
+    if (sandbox.commands.length) lines.push(`- Commands available: ${sandbox.commands.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+export function buildSystemPrompt(env: EnvironmentInfo): string {
+  return `${basePrompt.trim()}\n\n${environmentSection(env)}\n`;
+}
+
+/** Today's date as YYYY-MM-DD (UTC). */
+export function today(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}

@@ -1,0 +1,70 @@
+/**
+ * The tool registry: every built-in tool, the filtered list for a session, and the pool sent to the
+ * model. Gated tools are imported only inside their `if (__FEATURE_X__)` branch, so a build with the
+ * gate off contains none of their code.
+ */
+import type { AnyTool } from '../core/tool.ts';
+import { BashTool } from './bash/bash.ts';
+import { EditTool } from './edit/edit.ts';
+import { GlobTool } from './glob/glob.ts';
+import { GrepTool } from './grep/grep.ts';
+import { ReadTool } from './read/read.ts';
+import { WriteTool } from './write/write.ts';
+
+const gatedTools: AnyTool[] = [];
+if (__FEATURE_POWERSHELL__) {
+  const { PowerShellTool } = await import('./powershell/powershell.ts');
+  gatedTools.push(PowerShellTool);
+}
+
+/** Every built-in tool of this build, enabled or not. */
+export function getAllBaseTools(): AnyTool[] {
+  return [BashTool, EditTool, GlobTool, GrepTool, ReadTool, WriteTool, ...gatedTools];
+}
+
+/** True when `rule` is a blanket rule (no `(content)`) naming this tool or its MCP server. */
+export function blanketRuleMatches(rule: string, tool: Pick<AnyTool, 'name' | 'aliases' | 'mcpInfo'>): boolean {
+  const r = rule.trim();
+  if (r.includes('(')) return false;
+  if (r === tool.name || tool.aliases?.includes(r)) return true;
+  if (tool.mcpInfo) {
+    const server = `mcp__${tool.mcpInfo.serverName}`;
+    if (r === server || r === `${server}__*`) return true;
+  }
+  return false;
+}
+
+/** The session's built-in tools: enabled ones not removed by a blanket deny rule. */
+export function getTools(denyRules: readonly string[] = [], base: readonly AnyTool[] = getAllBaseTools()): AnyTool[] {
+  return base.filter((tool) => {
+    let enabled = true;
+    try {
+      enabled = tool.isEnabled?.() ?? true;
+    } catch {
+      enabled = false;
+    }
+    return enabled && !denyRules.some((rule) => blanketRuleMatches(rule, tool));
+  });
+}
+
+const byName = (a: AnyTool, b: AnyTool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The pool sent to the model, in cache order: built-ins sorted by name as one prefix, then MCP tools
+ * sorted by name; names are unique and a built-in wins over an MCP tool of the same name.
+ */
+export function assembleToolPool(builtIns: readonly AnyTool[], mcpTools: readonly AnyTool[]): AnyTool[] {
+  const seen = new Set<string>();
+  const out: AnyTool[] = [];
+  for (const tool of [...builtIns].sort(byName)) {
+    if (seen.has(tool.name)) continue;
+    seen.add(tool.name);
+    out.push(tool);
+  }
+  for (const tool of [...mcpTools].sort(byName)) {
+    if (seen.has(tool.name)) continue;
+    seen.add(tool.name);
+    out.push(tool);
+  }
+  return out;
+}
