@@ -36,9 +36,17 @@ export function createSchemaCache(): SchemaCache & { size(): number; entries(): 
   };
 }
 
+/** Schema hashes by schema object: a tool's inputJSONSchema is never mutated, so it is hashed once. */
+const schemaHashes = new WeakMap<object, string>();
+
 /** The cache key of a tool: name + hash of its input JSON schema + format version. */
 export function schemaCacheKey(tool: Pick<AnyTool, 'name' | 'inputJSONSchema'>): string {
-  return `${tool.name}:${hashString(JSON.stringify(tool.inputJSONSchema))}:v${SCHEMA_CACHE_FORMAT_VERSION}`;
+  let hash = schemaHashes.get(tool.inputJSONSchema);
+  if (hash === undefined) {
+    hash = hashString(JSON.stringify(tool.inputJSONSchema));
+    schemaHashes.set(tool.inputJSONSchema, hash);
+  }
+  return `${tool.name}:${hash}:v${SCHEMA_CACHE_FORMAT_VERSION}`;
 }
 
 export interface PerRequestToolOptions {
