@@ -26,6 +26,8 @@ export const BASH_MAX_OUTPUT_CHARS = 30_000;
 /** Read: lines returned when no limit is given, and the longest line kept (characters). */
 export const READ_DEFAULT_LINE_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
+/** Read: most characters of numbered output one call returns (Read never spills; later lines are left out with a note). */
+export const READ_MAX_OUTPUT_CHARS = 100_000;
 
 /** Grep: default cap on returned lines / files when no head_limit is given. */
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
