@@ -10,7 +10,7 @@ export const MAX_TOOL_CONCURRENCY = 10;
 export const MAX_TURNS = 50;
 
 /** Default model and output budget. */
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 export const DEFAULT_MAX_TOKENS = 8192;
 
 /** Results longer than this (characters) are spilled to storage unless a tool sets its own limit. */

@@ -3,6 +3,7 @@
  * session per turn; the loop derives a per-call copy with `toolUseId` set.
  */
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import { DEFAULT_MODEL } from './constants.ts';
 import type { MessageParam } from './messages.ts';
 import type { PermissionMode } from './permissions/types.ts';
 import type { AnyTool } from './tool.ts';
@@ -77,7 +78,8 @@ export function createAppState(): AppState {
 
 /** A ToolUseContext with fresh state, for a new session or a test. */
 export function createToolUseContext(
-  init: Pick<ToolUseContext, 'sandbox'> & Partial<Omit<ToolUseContext, 'options'>> & { options?: Partial<ToolUseOptions> },
+  init: Pick<ToolUseContext, 'sandbox'> &
+    Partial<Omit<ToolUseContext, 'options'>> & { options?: Partial<ToolUseOptions> },
 ): ToolUseContext {
   let appState = createAppState();
   return {
@@ -94,7 +96,7 @@ export function createToolUseContext(
     ...init,
     options: {
       cwd: init.sandbox.root,
-      model: 'claude-sonnet-4-5',
+      model: DEFAULT_MODEL,
       permissionMode: 'default',
       flags: {},
       tools: [],
