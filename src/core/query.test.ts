@@ -80,7 +80,7 @@ describe('query on the real SDK and the mock API', () => {
     expect(outcome.reason).toBe('end_turn');
     expect(outcome.messages).toHaveLength(2);
     const body = api.requests[0].body;
-    expect(body.tools?.map((t) => t.name)).toEqual(['Bash', 'Edit', 'Read', 'Write']);
+    expect(body.tools?.map((t) => (t as { name: string }).name)).toEqual(['Bash', 'Edit', 'Read', 'Write']);
     expect(api.requests[0].status).toBe(200);
   });
 

@@ -1,0 +1,173 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS } from '../../core/constants.ts';
+import { createToolUseContext, type ToolUseContext } from '../../core/context.ts';
+import type { ToolProgress } from '../../core/tool.ts';
+import { createJustBashSandbox } from '../../sandbox/just-bash.ts';
+import type { Sandbox } from '../../sandbox/sandbox.ts';
+import { BashTool, effectiveTimeout } from './bash.ts';
+
+let sandbox: Sandbox;
+let ctx: ToolUseContext;
+
+beforeEach(async () => {
+  sandbox = await createJustBashSandbox({
+    files: { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# demo\n' },
+  });
+  ctx = createToolUseContext({ sandbox });
+});
+
+async function run(command: string, extra: { timeout?: number } = {}, c: ToolUseContext = ctx) {
+  const progress: ToolProgress[] = [];
+  const result = await BashTool.call({ command, ...extra }, c, (p) => progress.push(p));
+  const block = BashTool.mapToolResultToToolResultBlockParam(result.data, 'toolu_1');
+  return { result, data: result.data, block, progress };
+}
+
+describe('BashTool', () => {
+  it('returns stdout and a successful result', async () => {
+    const { data, block, progress } = await run('echo hello && cat src/a.ts');
+    expect(data).toEqual({ stdout: 'hello\nexport const a = 1;\n', stderr: '', exitCode: 0 });
+    expect(block).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: 'hello\nexport const a = 1;',
+    });
+    expect(progress.map((p) => p.kind)).toContain('output');
+    expect(progress.map((p) => p.text).join('')).toContain('hello');
+  });
+
+  it('reports stderr and a non-zero exit code as an error the model can act on', async () => {
+    const { data, block } = await run('echo out; echo oops >&2; exit 3');
+    expect(data).toMatchObject({ stdout: 'out\n', stderr: 'oops\n', exitCode: 3 });
+    expect(block.is_error).toBe(true);
+    expect(block.content).toBe('out\noops\nExit code 3');
+  });
+
+  it('reports a failing command (missing file)', async () => {
+    const { data, block } = await run('cat nope.txt');
+    expect(data.exitCode).not.toBe(0);
+    expect(data.stderr).toMatch(/nope\.txt/);
+    expect(block.is_error).toBe(true);
+  });
+
+  it('keeps the working directory across calls and tells later tools about it', async () => {
+    const first = await run('cd src');
+    expect(first.result.contextModifier).toBeDefined();
+    const next = first.result.contextModifier?.(ctx) as ToolUseContext;
+    expect(next.options.cwd).toBe(`${sandbox.root}/src`);
+    const { data } = await run('pwd && ls', {}, next);
+    expect(data.stdout).toBe(`${sandbox.root}/src\na.ts\n`);
+    const again = await run('pwd', {}, next);
+    expect(again.result.contextModifier).toBeUndefined();
+  });
+
+  it('keeps exported variables across calls', async () => {
+    await run('export GREETING=hi');
+    expect((await run('echo $GREETING')).data.stdout).toBe('hi\n');
+  });
+
+  it('stops a command at its timeout and says so', async () => {
+    const started = Date.now();
+    const { data, block } = await run('sleep 5; echo done', { timeout: 200 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(data.timedOut).toBe(true);
+    expect(data.stdout).not.toContain('done');
+    expect(block.is_error).toBe(true);
+    expect(block.content).toMatch(/timed out/i);
+  });
+
+  it('stops a command when the abort controller fires', async () => {
+    const started = Date.now();
+    setTimeout(() => ctx.abortController.abort(), 100);
+    const { data, block } = await run('sleep 5; echo done');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(data.interrupted).toBe(true);
+    expect(data.stdout).not.toContain('done');
+    expect(block.is_error).toBe(true);
+    expect(block.content).toMatch(/interrupted/i);
+  });
+
+  it('cuts the middle of long output', async () => {
+    const { data } = await run(`seq 1 20000`);
+    expect(data.truncated).toBe(true);
+    expect(data.stdout.length).toBeLessThan(BASH_MAX_OUTPUT_CHARS + 200);
+    expect(data.stdout.startsWith('1\n2\n3\n')).toBe(true);
+    expect(data.stdout.trimEnd().endsWith('19999\n20000')).toBe(true);
+    expect(data.stdout).toMatch(/characters of output cut/);
+  });
+
+  it('says when a command printed nothing', async () => {
+    const { block } = await run('true');
+    expect(block.content).toBe('(No output)');
+    expect(block.is_error).toBeUndefined();
+  });
+
+  it('rejects an empty command or a bad timeout in validateInput and call', async () => {
+    expect(await BashTool.validateInput?.({ command: '   ' }, ctx)).toMatch(/empty/);
+    expect(await BashTool.validateInput?.({ command: 'ls', timeout: -5 }, ctx)).toMatch(/Invalid timeout/);
+    expect(await BashTool.validateInput?.({ command: 'ls', timeout: 1000 }, ctx)).toBeNull();
+    await expect(BashTool.call({ command: '' }, ctx)).rejects.toThrow(/empty/);
+  });
+
+  it('clamps the timeout to the maximum', () => {
+    expect(effectiveTimeout(undefined)).toBeLessThanOrEqual(BASH_MAX_TIMEOUT_MS);
+    expect(effectiveTimeout(BASH_MAX_TIMEOUT_MS * 10)).toBe(BASH_MAX_TIMEOUT_MS);
+    expect(effectiveTimeout(500)).toBe(500);
+  });
+
+  it('is read-only and concurrency-safe only for read-only commands', () => {
+    expect(BashTool.isReadOnly({ command: 'ls -la && git status' })).toBe(true);
+    expect(BashTool.isConcurrencySafe({ command: 'cat a.txt | wc -l' })).toBe(true);
+    expect(BashTool.isReadOnly({ command: 'echo hi > a.txt' })).toBe(false);
+    expect(BashTool.isConcurrencySafe({ command: 'cd src' })).toBe(false);
+    expect(BashTool.isReadOnly()).toBe(false);
+    expect(BashTool.interruptBehavior()).toBe('abort');
+    expect(
+      BashTool.preparePermissionMatcher?.({ command: 'npm test && ls' }).commands.map((c) => c.argv[0]),
+    ).toEqual(['npm', 'ls']);
+  });
+
+  it('passes permission decisions to the rules and mode', async () => {
+    expect(
+      await BashTool.checkPermissions({ command: 'rm -rf src' }, { mode: 'default', root: '/', cwd: '/' }),
+    ).toEqual({
+      behavior: 'passthrough',
+    });
+  });
+
+  it('renders plain data for the UI', async () => {
+    expect(BashTool.renderToolUseMessage?.({ command: 'ls -la', description: 'List files' })).toEqual({
+      title: 'Bash',
+      subtitle: 'List files',
+      body: { kind: 'terminal', command: 'ls -la' },
+    });
+    expect(BashTool.renderToolUseMessage?.({})).toEqual({
+      title: 'Bash',
+      subtitle: undefined,
+      body: { kind: 'none' },
+    });
+    const { data } = await run('echo x; exit 2');
+    expect(BashTool.renderToolResultMessage?.(data, { command: '' })).toEqual({
+      kind: 'terminal',
+      stdout: 'x\n',
+      stderr: '',
+      exitCode: 2,
+    });
+    expect(BashTool.toAutoClassifierInput?.({ command: 'git push' })).toBe('git push');
+  });
+
+  it('has a model-facing prompt with limits filled in', () => {
+    const prompt = BashTool.prompt?.() ?? '';
+    expect(prompt).not.toMatch(/\{\{/);
+    expect(prompt).toContain(String(BASH_MAX_TIMEOUT_MS));
+    expect(prompt).toContain(String(BASH_MAX_OUTPUT_CHARS));
+    expect(BashTool.name).toBe('Bash');
+    expect(BashTool.maxResultSizeChars).toBe(30_000);
+  });
+
+  it('keeps its input JSON schema stable (prompt-cache key)', async () => {
+    await expect(JSON.stringify(BashTool.inputJSONSchema, null, 2)).toMatchFileSnapshot(
+      './__snapshots__/bash.schema.json',
+    );
+  });
+});

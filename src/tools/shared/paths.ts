@@ -1,0 +1,69 @@
+/**
+ * Path helpers for tools: resolve a model-given path inside the workspace, check what it is, and show
+ * paths compactly.
+ */
+import type { ToolUseContext } from '../../core/context.ts';
+import { ToolInputError } from '../../core/tool.ts';
+import { type FileStat, relativeTo, resolveInside, SandboxError } from '../../sandbox/sandbox.ts';
+
+/**
+ * Resolves `path` (absolute, `~`-relative, or relative to the agent's cwd; default: the cwd) to an
+ * absolute path inside the workspace. Throws ToolInputError with a message the model can act on.
+ */
+export function resolveToolPath(ctx: ToolUseContext, path?: string): string {
+  const cwd = ctx.options.cwd;
+  if (path === undefined || path.trim() === '') return cwd;
+  try {
+    return resolveInside(ctx.sandbox.root, cwd, path);
+  } catch (err) {
+    if (err instanceof SandboxError) throw new ToolInputError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Resolves `path` like `resolveToolPath` and checks it exists (and is a directory when `kind` is
+ * 'directory'). Returns the absolute path and its stat; throws ToolInputError otherwise.
+ */
+export async function resolveExistingPath(
+  ctx: ToolUseContext,
+  path: string | undefined,
+  kind: 'directory' | 'any',
+): Promise<{ abs: string; stat: FileStat }> {
+  const abs = resolveToolPath(ctx, path);
+  let stat: FileStat;
+  try {
+    stat = await ctx.sandbox.stat(abs);
+  } catch (err) {
+    if (err instanceof SandboxError && err.code === 'ENOENT') {
+      const what = kind === 'directory' ? 'Directory' : 'Path';
+      throw new ToolInputError(
+        `${what} does not exist: ${path ?? abs}. Current working directory: ${ctx.options.cwd}`,
+      );
+    }
+    if (err instanceof SandboxError) throw new ToolInputError(err.message);
+    throw err;
+  }
+  if (kind === 'directory' && stat.type !== 'directory') {
+    throw new ToolInputError(`Path is not a directory: ${path ?? abs}. Give a directory to search in.`);
+  }
+  return { abs, stat };
+}
+
+/** Runs `check` and turns a ToolInputError into its message (for `validateInput`); null when it passes. */
+export async function inputErrorOf(check: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await check();
+    return null;
+  } catch (err) {
+    if (err instanceof ToolInputError) return err.message;
+    throw err;
+  }
+}
+
+/** `abs` relative to `cwd` when it is under it (`.` for cwd itself), else `abs` unchanged. Never throws. */
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relativeTo(cwd, abs);
+  if (rel === '') return '.';
+  return rel === abs ? abs : rel;
+}
