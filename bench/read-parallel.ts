@@ -52,7 +52,8 @@ export async function run(): Promise<string[]> {
     });
     let step = await gen.next();
     while (!step.done) step = await gen.next();
-    if (step.value.results.some((r) => r.is_error)) throw new Error(`Read failed: ${JSON.stringify(step.value.results)}`);
+    if (step.value.results.some((r) => r.is_error))
+      throw new Error(`Read failed: ${JSON.stringify(step.value.results)}`);
   };
   const one = await timeMedian(() => runCalls(blocks.slice(0, 1), false), 7);
   const parallel = await timeMedian(() => runCalls(blocks, false), 7);

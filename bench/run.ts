@@ -22,9 +22,14 @@ function arg(name: string): string | undefined {
 async function main() {
   const only = arg('only');
   const dataDir = resolve(arg('data') ?? resolve(import.meta.dirname, '../../shared/bench-data'));
-  const ctx: BenchContext = { dataDir: existsSync(dataDir) ? dataDir : undefined, root: resolve(import.meta.dirname, '..') };
+  const ctx: BenchContext = {
+    dataDir: existsSync(dataDir) ? dataDir : undefined,
+    root: resolve(import.meta.dirname, '..'),
+  };
   console.log(`tabcode benchmarks — node ${process.version}, ${new Date().toISOString()}`);
-  console.log(`bench data: ${ctx.dataDir ?? `absent (${dataDir}); data-driven benchmarks will say so and skip`}\n`);
+  console.log(
+    `bench data: ${ctx.dataDir ?? `absent (${dataDir}); data-driven benchmarks will say so and skip`}\n`,
+  );
   const vite = await createServer({
     configFile: resolve(ctx.root, 'vite.config.ts'),
     mode: 'production',

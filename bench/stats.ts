@@ -7,7 +7,11 @@ export function median(values: number[]): number {
 }
 
 /** Runs `fn` `runs` times (after `warmup` runs) and returns the median duration in ms. */
-export async function timeMedian(fn: () => unknown | Promise<unknown>, runs = 5, warmup = 1): Promise<number> {
+export async function timeMedian(
+  fn: () => unknown | Promise<unknown>,
+  runs = 5,
+  warmup = 1,
+): Promise<number> {
   for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -25,6 +29,10 @@ export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 export function table(header: string[], rows: (string | number)[][]): string[] {
   const all = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(all[0]), line(widths.map((w) => '-'.repeat(w))), ...all.slice(1).map(line)];
 }

@@ -11,8 +11,8 @@ import { createAnthropicClient, DEFAULT_BASE_URL } from '../core/model/anthropic
 import { query } from '../core/query.ts';
 import { buildSystemPrompt, today } from '../core/system-prompt.ts';
 import type { AnyTool } from '../core/tool.ts';
-import { createJustBashSandbox } from '../sandbox/just-bash.ts';
 import { DEMO_PROJECT } from '../sandbox/demo-project.ts';
+import { createJustBashSandbox } from '../sandbox/just-bash.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { assembleToolPool, getTools } from '../tools/registry.ts';
 import type { AgentSession, AgentSettings, SessionEvent } from './types.ts';
@@ -48,8 +48,7 @@ export interface CreateAgentSessionOptions {
 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<AgentSession> {
   let settings: AgentSettings = { ...defaultSettings(), ...options.settings };
-  const sandbox =
-    options.sandbox ?? (await createJustBashSandbox({ files: { ...DEMO_PROJECT } }));
+  const sandbox = options.sandbox ?? (await createJustBashSandbox({ files: { ...DEMO_PROJECT } }));
   const tools = assembleToolPool(getTools(options.denyRules ?? []), options.mcpTools ?? []);
   const schemaCache = createSchemaCache();
   const listeners = new Set<(e: SessionEvent) => void>();
@@ -83,7 +82,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
         type: 'error',
         error: {
           kind: 'auth',
-          message: 'No API key is set. Open Settings to add your Anthropic API key (or run the dev server with ANTHROPIC_API_KEY).',
+          message:
+            'No API key is set. Open Settings to add your Anthropic API key (or run the dev server with ANTHROPIC_API_KEY).',
         },
       });
       return;

@@ -26,7 +26,10 @@ export interface SchemaCache {
   set(key: string, value: CachedToolSchema): void;
 }
 
-export function createSchemaCache(): SchemaCache & { size(): number; entries(): [string, CachedToolSchema][] } {
+export function createSchemaCache(): SchemaCache & {
+  size(): number;
+  entries(): [string, CachedToolSchema][];
+} {
   const map = new Map<string, CachedToolSchema>();
   return {
     get: (k) => map.get(k),

@@ -45,7 +45,19 @@ export type QueryEvent =
     }
   /** A user message the loop added (tool results, interrupt marker). */
   | { type: 'user-message'; message: MessageParam }
-  | { type: 'turn-end'; reason: 'end_turn' | 'max_turns' | 'interrupted' | 'error' | 'stop_sequence' | 'max_tokens' | 'refusal' | 'pause_turn' | 'other' }
+  | {
+      type: 'turn-end';
+      reason:
+        | 'end_turn'
+        | 'max_turns'
+        | 'interrupted'
+        | 'error'
+        | 'stop_sequence'
+        | 'max_tokens'
+        | 'refusal'
+        | 'pause_turn'
+        | 'other';
+    }
   | { type: 'error'; error: QueryError };
 
 export type PermissionAnswer =
@@ -55,7 +67,15 @@ export type PermissionAnswer =
 
 /** An API or loop failure, shaped for a plain message in the page. */
 export interface QueryError {
-  kind: 'auth' | 'rate_limit' | 'overloaded' | 'server' | 'invalid_request' | 'network' | 'aborted' | 'unknown';
+  kind:
+    | 'auth'
+    | 'rate_limit'
+    | 'overloaded'
+    | 'server'
+    | 'invalid_request'
+    | 'network'
+    | 'aborted'
+    | 'unknown';
   status?: number;
   message: string;
   /** The API's own error type (e.g. invalid_request_error). */

@@ -9,7 +9,10 @@
 export type FeatureName = 'POWERSHELL';
 
 /** Flag values for a build mode. Standard builds ('development', 'production') ship every gate off. */
-export function featureDefines(mode: string, env: Record<string, string | undefined> = {}): Record<string, string> {
+export function featureDefines(
+  mode: string,
+  env: Record<string, string | undefined> = {},
+): Record<string, string> {
   const on = (name: FeatureName): boolean => {
     const fromEnv = env[`TABCODE_FEATURE_${name}`];
     if (fromEnv !== undefined) return fromEnv === '1' || fromEnv === 'true';

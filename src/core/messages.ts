@@ -67,7 +67,10 @@ export function ensureToolResultPairing(messages: readonly MessageParam[]): Mess
   for (let i = 0; i < merged.length; i++) {
     const msg = merged[i];
     if (msg.role === 'assistant') {
-      out.push({ role: 'assistant', content: msg.content.length ? msg.content : [{ type: 'text', text: EMPTY_PLACEHOLDER }] });
+      out.push({
+        role: 'assistant',
+        content: msg.content.length ? msg.content : [{ type: 'text', text: EMPTY_PLACEHOLDER }],
+      });
       const uses = msg.content.filter((b): b is ToolUseBlockParam => b.type === 'tool_use');
       if (uses.length > 0 && merged[i + 1]?.role !== 'user') {
         // Tool uses at the end (or before another assistant turn): give them results.
@@ -81,15 +84,24 @@ export function ensureToolResultPairing(messages: readonly MessageParam[]): Mess
     const rest: ContentBlockParam[] = [];
     for (const b of msg.content) {
       if (b.type === 'tool_result') {
-        if (expected.some((u) => u.id === b.tool_use_id) && !byId.has(b.tool_use_id)) byId.set(b.tool_use_id, b);
+        if (expected.some((u) => u.id === b.tool_use_id) && !byId.has(b.tool_use_id))
+          byId.set(b.tool_use_id, b);
       } else rest.push(b);
     }
     const results: ToolResultBlockParam[] = expected.map(
       (u) =>
-        byId.get(u.id) ?? { type: 'tool_result', tool_use_id: u.id, content: SYNTHETIC_TOOL_RESULT_MISSING, is_error: true },
+        byId.get(u.id) ?? {
+          type: 'tool_result',
+          tool_use_id: u.id,
+          content: SYNTHETIC_TOOL_RESULT_MISSING,
+          is_error: true,
+        },
     );
     const content: ContentBlockParam[] = [...results, ...rest];
-    out.push({ role: 'user', content: content.length ? content : [{ type: 'text', text: EMPTY_PLACEHOLDER }] });
+    out.push({
+      role: 'user',
+      content: content.length ? content : [{ type: 'text', text: EMPTY_PLACEHOLDER }],
+    });
   }
   return out;
 }

@@ -8,7 +8,12 @@ import { partitionToolCalls, runToolCalls } from './orchestration.ts';
 import { makeSleepTool, ThrowingTool } from './test-tools.ts';
 import { defaultCanUseTool } from './tool-execution.ts';
 
-const block = (id: string, name: string, input: unknown): ToolUseBlockParam => ({ type: 'tool_use', id, name, input });
+const block = (id: string, name: string, input: unknown): ToolUseBlockParam => ({
+  type: 'tool_use',
+  id,
+  name,
+  input,
+});
 
 async function drain<T, R>(gen: AsyncGenerator<T, R>): Promise<{ events: T[]; result: R }> {
   const events: T[] = [];
@@ -48,7 +53,12 @@ describe('partitionToolCalls', () => {
 
   it('treats invalid input and unknown tools as unsafe (they run alone)', () => {
     const batches = partitionToolCalls(
-      [block('1', 'Safe', { ms: 1 }), block('2', 'Safe', { ms: 'x' }), block('3', 'Nope', {}), block('4', 'Safe', { ms: 1 })],
+      [
+        block('1', 'Safe', { ms: 1 }),
+        block('2', 'Safe', { ms: 'x' }),
+        block('3', 'Nope', {}),
+        block('4', 'Safe', { ms: 1 }),
+      ],
       tools,
     );
     expect(batches.map((b) => b.concurrent)).toEqual([true, false, false, true]);
@@ -88,7 +98,12 @@ describe('runToolCalls', () => {
     const sandbox = await createJustBashSandbox();
     const { result, events } = await drain(
       runToolCalls({
-        blocks: [block('a', 'Ghost', {}), block('b', 'Safe', { ms: 'soon' }), block('c', 'Explode', {}), block('d', 'Safe', { ms: 1 })],
+        blocks: [
+          block('a', 'Ghost', {}),
+          block('b', 'Safe', { ms: 'soon' }),
+          block('c', 'Explode', {}),
+          block('d', 'Safe', { ms: 1 }),
+        ],
         tools: [safe, ThrowingTool],
         context: createToolUseContext({ sandbox }),
         canUseTool: defaultCanUseTool,
@@ -102,7 +117,9 @@ describe('runToolCalls', () => {
     expect(String(b.content)).toMatch(/ms/);
     expect(c).toMatchObject({ is_error: true, content: 'Error: kaboom' });
     expect(d.is_error).toBeUndefined();
-    const statuses = events.filter((e): e is Extract<QueryEvent, { type: 'tool-result' }> => e.type === 'tool-result');
+    const statuses = events.filter(
+      (e): e is Extract<QueryEvent, { type: 'tool-result' }> => e.type === 'tool-result',
+    );
     expect(statuses.map((e) => e.status)).toEqual(['error', 'error', 'error', 'done']);
   });
 

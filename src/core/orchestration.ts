@@ -75,7 +75,9 @@ export interface ToolCallsOutcome {
  * Runs every call of one assistant message, yielding tool events as they happen, and returns the
  * results in block order. Never throws.
  */
-export async function* runToolCalls(params: RunToolCallsParams): AsyncGenerator<QueryEvent, ToolCallsOutcome> {
+export async function* runToolCalls(
+  params: RunToolCallsParams,
+): AsyncGenerator<QueryEvent, ToolCallsOutcome> {
   let context = params.context;
   const batches = params.serial
     ? params.blocks.map((b) => ({ concurrent: false, calls: [prepareCall(b, params.tools)] }))

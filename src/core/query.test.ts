@@ -86,10 +86,24 @@ describe('query on the real SDK and the mock API', () => {
 
   it('runs tools across turns: write, edit, bash cat, parallel reads; results pair with their uses', async () => {
     api.script([
-      { content: [{ type: 'tool_use', id: 'toolu_w', name: 'Write', input: { file_path: 'notes.md', content: 'one\ntwo\n' } }] },
       {
         content: [
-          { type: 'tool_use', id: 'toolu_e', name: 'Edit', input: { file_path: 'notes.md', old_string: 'two', new_string: 'TWO' } },
+          {
+            type: 'tool_use',
+            id: 'toolu_w',
+            name: 'Write',
+            input: { file_path: 'notes.md', content: 'one\ntwo\n' },
+          },
+        ],
+      },
+      {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_e',
+            name: 'Edit',
+            input: { file_path: 'notes.md', old_string: 'two', new_string: 'TWO' },
+          },
         ],
       },
       { content: [{ type: 'tool_use', id: 'toolu_b', name: 'Bash', input: { command: 'cat notes.md' } }] },
@@ -106,7 +120,9 @@ describe('query on the real SDK and the mock API', () => {
     expect(outcome.reason).toBe('end_turn');
     expect(api.requests.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await sandbox.readFile('notes.md')).toBe('one\nTWO\n');
-    const results = events.filter((e): e is Extract<QueryEvent, { type: 'tool-result' }> => e.type === 'tool-result');
+    const results = events.filter(
+      (e): e is Extract<QueryEvent, { type: 'tool-result' }> => e.type === 'tool-result',
+    );
     expect(results.map((r) => [r.toolUseId, r.status])).toEqual([
       ['toolu_w', 'done'],
       ['toolu_e', 'done'],
@@ -142,7 +158,9 @@ describe('query on the real SDK and the mock API', () => {
         expect(String(bad.content)).toMatch(/file_path/);
         expect(ghost).toMatchObject({ tool_use_id: 'toolu_ghost', is_error: true });
         expect(String(ghost.content)).toMatch(/No such tool available: Teleport/);
-        return { content: [{ type: 'tool_use', id: 'toolu_ok', name: 'Read', input: { file_path: 'a.txt' } }] };
+        return {
+          content: [{ type: 'tool_use', id: 'toolu_ok', name: 'Read', input: { file_path: 'a.txt' } }],
+        };
       },
       { content: [{ type: 'text', text: 'Recovered.' }] },
     ]);
@@ -205,7 +223,9 @@ describe('query on the real SDK and the mock API', () => {
   });
 
   it('Esc during a slow tool: synthetic result + interrupt marker; the next request is accepted', async () => {
-    api.script([{ content: [{ type: 'tool_use', id: 'toolu_slow', name: 'Bash', input: { command: 'sleep 30' } }] }]);
+    api.script([
+      { content: [{ type: 'tool_use', id: 'toolu_slow', name: 'Bash', input: { command: 'sleep 30' } }] },
+    ]);
     const { outcome, events } = await run([user('wait')], {
       onEvent: (e) => {
         if (e.type === 'tool-run-start') setTimeout(() => context.abortController.abort(), 100);
@@ -239,7 +259,9 @@ describe('query on the real SDK and the mock API', () => {
   });
 
   it('stops after max turns', async () => {
-    const again = () => ({ content: [{ type: 'tool_use' as const, name: 'Read', input: { file_path: 'a.txt' } }] });
+    const again = () => ({
+      content: [{ type: 'tool_use' as const, name: 'Read', input: { file_path: 'a.txt' } }],
+    });
     api.script([again, again, again, again]);
     const { outcome } = await run([user('loop')], { maxTurns: 3 });
     expect(outcome.reason).toBe('max_turns');

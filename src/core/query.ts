@@ -129,9 +129,14 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
             }
             break;
           case 'content_block_delta':
-            if (ev.delta.type === 'text_delta') yield { type: 'text-delta', index: ev.index, text: ev.delta.text };
+            if (ev.delta.type === 'text_delta')
+              yield { type: 'text-delta', index: ev.index, text: ev.delta.text };
             else if (ev.delta.type === 'input_json_delta') {
-              yield { type: 'tool-input-delta', toolUseId: toolIds.get(ev.index) ?? '', partialJson: ev.delta.partial_json };
+              yield {
+                type: 'tool-input-delta',
+                toolUseId: toolIds.get(ev.index) ?? '',
+                partialJson: ev.delta.partial_json,
+              };
             }
             break;
           default:

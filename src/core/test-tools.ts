@@ -7,7 +7,10 @@ import type { ToolUseContext } from './context.ts';
 import { buildTool, textResult } from './tool.ts';
 
 /** Sleeps `ms` (abortable), records start/end times in `log`. */
-export function makeSleepTool(name: string, opts: { safe: boolean; behavior?: 'abort' | 'finish'; log?: string[] }) {
+export function makeSleepTool(
+  name: string,
+  opts: { safe: boolean; behavior?: 'abort' | 'finish'; log?: string[] },
+) {
   return buildTool({
     name,
     inputSchema: z.strictObject({ ms: z.number().int().min(0), tag: z.string().optional() }),

@@ -10,14 +10,17 @@ import type { ToolUseContext } from './context.ts';
 import type { PermissionAnswer, QueryEvent } from './events.ts';
 import type { ToolResultBlockParam, ToolUseBlockParam } from './messages.ts';
 import type { PermissionResult } from './permissions/types.ts';
-import { type AnyTool, findTool, type ToolResult, type ToolResultView, type ToolUseMessage, textResult } from './tool.ts';
+import {
+  type AnyTool,
+  findTool,
+  type ToolResult,
+  type ToolResultView,
+  type ToolUseMessage,
+  textResult,
+} from './tool.ts';
 
 /** Decides whether a call may run. The permissions engine implements it; see `defaultCanUseTool`. */
-export type CanUseToolFn = (
-  tool: AnyTool,
-  input: unknown,
-  ctx: ToolUseContext,
-) => Promise<PermissionResult>;
+export type CanUseToolFn = (tool: AnyTool, input: unknown, ctx: ToolUseContext) => Promise<PermissionResult>;
 
 /** Post-processing of a result block (e.g. spilling large results to storage). Never throws. */
 export type ResultProcessor = (
@@ -121,7 +124,11 @@ function onAbort(signal: AbortSignal): Promise<'aborted'> {
  * Runs one prepared call to completion (or interruption) and emits its events.
  * Never throws; always returns exactly one tool_result for the block.
  */
-export async function runToolCall(call: PreparedCall, ctx: ToolUseContext, deps: ToolCallDeps): Promise<CallOutcome> {
+export async function runToolCall(
+  call: PreparedCall,
+  ctx: ToolUseContext,
+  deps: ToolCallDeps,
+): Promise<CallOutcome> {
   const { block } = call;
   const started = Date.now();
   const userSignal = ctx.abortController.signal;
@@ -208,7 +215,8 @@ export async function runToolCall(call: PreparedCall, ctx: ToolUseContext, deps:
           }
         : { behavior: 'allow' };
   }
-  if (decision.behavior === 'deny') return { block: finish(textResult(block.id, decision.message, true), 'error') };
+  if (decision.behavior === 'deny')
+    return { block: finish(textResult(block.id, decision.message, true), 'error') };
   if (decision.behavior === 'allow' && decision.updatedInput !== undefined) input = decision.updatedInput;
   if (userSignal.aborted) return interrupted();
 
@@ -219,7 +227,13 @@ export async function runToolCall(call: PreparedCall, ctx: ToolUseContext, deps:
   if (behavior === 'abort') userSignal.addEventListener('abort', link, { once: true });
   const runCtx: ToolUseContext = { ...callCtx, abortController: callController };
 
-  deps.emit({ type: 'tool-run-start', toolUseId: block.id, name: tool.name, input, view: safeView(tool, input) });
+  deps.emit({
+    type: 'tool-run-start',
+    toolUseId: block.id,
+    name: tool.name,
+    input,
+    view: safeView(tool, input),
+  });
   try {
     const running = tool.call(input as never, runCtx, (p) =>
       deps.emit({ type: 'tool-progress', toolUseId: block.id, kind: p.kind, text: p.text }),

@@ -193,7 +193,12 @@ export function findTool(tools: readonly AnyTool[], name: string): AnyTool | und
 
 /** A text tool_result block. */
 export function textResult(toolUseId: string, text: string, isError = false): ToolResultBlockParam {
-  return { type: 'tool_result', tool_use_id: toolUseId, content: text, ...(isError ? { is_error: true } : {}) };
+  return {
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    content: text,
+    ...(isError ? { is_error: true } : {}),
+  };
 }
 
 /** Thrown by a tool for an expected failure the model can act on (becomes an is_error result, no stack). */

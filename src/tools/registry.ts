@@ -23,7 +23,10 @@ export function getAllBaseTools(): AnyTool[] {
 }
 
 /** True when `rule` is a blanket rule (no `(content)`) naming this tool or its MCP server. */
-export function blanketRuleMatches(rule: string, tool: Pick<AnyTool, 'name' | 'aliases' | 'mcpInfo'>): boolean {
+export function blanketRuleMatches(
+  rule: string,
+  tool: Pick<AnyTool, 'name' | 'aliases' | 'mcpInfo'>,
+): boolean {
   const r = rule.trim();
   if (r.includes('(')) return false;
   if (r === tool.name || tool.aliases?.includes(r)) return true;
@@ -35,7 +38,10 @@ export function blanketRuleMatches(rule: string, tool: Pick<AnyTool, 'name' | 'a
 }
 
 /** The session's built-in tools: enabled ones not removed by a blanket deny rule. */
-export function getTools(denyRules: readonly string[] = [], base: readonly AnyTool[] = getAllBaseTools()): AnyTool[] {
+export function getTools(
+  denyRules: readonly string[] = [],
+  base: readonly AnyTool[] = getAllBaseTools(),
+): AnyTool[] {
   return base.filter((tool) => {
     let enabled = true;
     try {

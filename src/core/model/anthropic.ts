@@ -59,7 +59,8 @@ export function classifyApiError(err: unknown): QueryError {
         message: `The API rejected the key (${status}): ${detail}. Open Settings to check your API key.`,
       };
     }
-    if (status === 429) return { kind: 'rate_limit', status, apiType, message: `Rate limited (429): ${detail}` };
+    if (status === 429)
+      return { kind: 'rate_limit', status, apiType, message: `Rate limited (429): ${detail}` };
     if (status === 529 || apiType === 'overloaded_error') {
       return { kind: 'overloaded', status, apiType, message: `The API is overloaded (${status}): ${detail}` };
     }
@@ -67,9 +68,19 @@ export function classifyApiError(err: unknown): QueryError {
       return { kind: 'server', status, apiType, message: `The API failed (${status}): ${detail}` };
     }
     if (status === 400 || status === 404 || status === 413 || status === 422) {
-      return { kind: 'invalid_request', status, apiType, message: `The API refused the request (${status}): ${detail}` };
+      return {
+        kind: 'invalid_request',
+        status,
+        apiType,
+        message: `The API refused the request (${status}): ${detail}`,
+      };
     }
-    return { kind: 'unknown', status, apiType, message: `API error${status ? ` (${status})` : ''}: ${detail}` };
+    return {
+      kind: 'unknown',
+      status,
+      apiType,
+      message: `API error${status ? ` (${status})` : ''}: ${detail}`,
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { kind: 'unknown', message: `Unexpected error: ${message}` };

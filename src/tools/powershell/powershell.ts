@@ -63,9 +63,16 @@ export const PowerShellTool = buildTool({
     return { data: { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode } satisfies Output };
   },
   mapToolResultToToolResultBlockParam(out: Output, id) {
-    const text = [out.stdout, out.stderr, out.exitCode ? `Exit code ${out.exitCode}` : ''].filter(Boolean).join('\n');
+    const text = [out.stdout, out.stderr, out.exitCode ? `Exit code ${out.exitCode}` : '']
+      .filter(Boolean)
+      .join('\n');
     return textResult(id, text || '(no output)', out.exitCode !== 0);
   },
   renderToolUseMessage: (input) => ({ title: 'PowerShell', subtitle: input.command, body: { kind: 'none' } }),
-  renderToolResultMessage: (out) => ({ kind: 'terminal', stdout: out.stdout, stderr: out.stderr, exitCode: out.exitCode }),
+  renderToolResultMessage: (out) => ({
+    kind: 'terminal',
+    stdout: out.stdout,
+    stderr: out.stderr,
+    exitCode: out.exitCode,
+  }),
 });
