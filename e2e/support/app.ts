@@ -1,0 +1,66 @@
+/**
+ * Helpers for driving the tabcode page in Playwright: connect it to the mock API, send prompts, find
+ * tool cards, save screenshots.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { MessagesBody, MockApi, RecordedRequest } from '../mock-api/server.ts';
+
+/** Where screenshots go (inside Playwright's output dir, kept after the run). */
+export const SCREENSHOT_DIR = 'test-results/screenshots';
+
+/** Opens the page and waits until the sandbox is up (badge shows its kind, files are listed). */
+export async function openApp(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
+  await expect(page.getByTestId('file-item').first()).toBeVisible();
+}
+
+/** Points the page at the mock API through the settings dialog. */
+export async function connect(page: Page, api: MockApi, apiKey = 'test'): Promise<void> {
+  await page.getByTestId('settings-button').click();
+  const dialog = page.getByTestId('settings-dialog');
+  await expect(dialog).toBeVisible();
+  await page.getByTestId('api-key-input').fill(apiKey);
+  await page.getByTestId('base-url-input').fill(api.url);
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Types a prompt and sends it with Enter. */
+export async function sendPrompt(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId('prompt-input');
+  await input.fill(text);
+  await input.press('Enter');
+  await expect(input).toHaveValue('');
+}
+
+export function toolCard(page: Page, toolUseId: string): Locator {
+  return page.locator(`[data-testid="tool-card"][data-tool-use-id="${toolUseId}"]`);
+}
+
+/** Waits for the run to end: Send is usable again once the prompt box has text. */
+export async function waitIdle(page: Page): Promise<void> {
+  await expect(page.getByTestId('stop-button')).toHaveCount(0, { timeout: 20_000 });
+}
+
+type Block = Exclude<MessagesBody['messages'][number]['content'], string>[number];
+
+/** Every content block of every message in a recorded request. */
+export function blocksOf(req: RecordedRequest): Block[] {
+  return req.body.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content));
+}
+
+/** The tool_result block answering `toolUseId` in a request, if any. */
+export function toolResultFor(req: RecordedRequest, toolUseId: string) {
+  return blocksOf(req).find((b) => b.type === 'tool_result' && b.tool_use_id === toolUseId) as
+    | Extract<Block, { type: 'tool_result' }>
+    | undefined;
+}
+
+/** The text of a tool_result's content. */
+export function resultText(block: { content?: unknown }): string {
+  const c = block.content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.map((p) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
+  return '';
+}

@@ -1,0 +1,55 @@
+/** The top bar: name, sandbox kind, model and the settings button. */
+import type { SandboxInfo } from '../sandbox/sandbox.ts';
+
+interface HeaderProps {
+  sandbox: SandboxInfo | null;
+  model: string;
+  onOpenSettings: () => void;
+}
+
+export function Header({ sandbox, model, onOpenSettings }: HeaderProps) {
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <img
+          className="brand-logo"
+          src={`${import.meta.env.BASE_URL}favicon.svg`}
+          alt=""
+          width={20}
+          height={20}
+        />
+        <span className="brand-name">tabcode</span>
+        <span className="brand-tag muted">a coding agent in your browser tab</span>
+      </div>
+      <div className="header-right">
+        <span
+          className={`badge ${sandbox ? `badge-${sandbox.kind}` : 'badge-loading'}`}
+          data-testid="sandbox-badge"
+          data-kind={sandbox?.kind ?? ''}
+          title={sandbox?.reason ?? 'Starting the sandbox…'}
+        >
+          <span className="badge-dot" aria-hidden="true" />
+          {sandbox ? sandbox.kind : 'starting…'}
+        </span>
+        <span className="model-name mono muted" title="Model" data-testid="model-name">
+          {model}
+        </span>
+        <button
+          type="button"
+          className="icon-btn settings-btn"
+          onClick={onOpenSettings}
+          data-testid="settings-button"
+          aria-label="Settings"
+          title="Settings"
+        >
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+            <path
+              fill="currentColor"
+              d="M19.14 12.94a7.5 7.5 0 0 0 0-1.88l2.03-1.58a.5.5 0 0 0 .12-.64l-1.92-3.32a.5.5 0 0 0-.6-.22l-2.39.96a7.3 7.3 0 0 0-1.63-.94l-.36-2.54A.5.5 0 0 0 13.9 2h-3.8a.5.5 0 0 0-.5.42l-.36 2.54c-.58.24-1.13.55-1.63.94l-2.39-.96a.5.5 0 0 0-.6.22L2.7 8.48a.5.5 0 0 0 .12.64l2.03 1.58a7.5 7.5 0 0 0 0 1.88l-2.03 1.58a.5.5 0 0 0-.12.64l1.92 3.32c.13.22.39.31.6.22l2.39-.96c.5.39 1.05.7 1.63.94l.36 2.54c.04.24.25.42.5.42h3.8c.25 0 .46-.18.5-.42l.36-2.54c.58-.24 1.13-.55 1.63-.94l2.39.96c.22.09.47 0 .6-.22l1.92-3.32a.5.5 0 0 0-.12-.64l-2.03-1.58zM12 15.5A3.5 3.5 0 1 1 12 8.5a3.5 3.5 0 0 1 0 7z"
+            />
+          </svg>
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent } from '../agent/types.ts';
+import { initialTranscript, reduceTranscript, type TranscriptState } from './transcript-state.ts';
+
+function run(events: SessionEvent[]): TranscriptState {
+  return events.reduce(reduceTranscript, initialTranscript);
+}
+
+describe('reduceTranscript', () => {
+  it('accumulates text per message and block, and tracks a tool call to its result', () => {
+    const state = run([
+      { type: 'run-start', prompt: 'hi' },
+      { type: 'message-start', messageId: 'm1', model: 'x' },
+      { type: 'text-delta', index: 0, text: 'Hel' },
+      { type: 'text-delta', index: 0, text: 'lo' },
+      { type: 'tool-use-start', index: 1, toolUseId: 't1', name: 'Bash' },
+      { type: 'tool-input-delta', toolUseId: 't1', partialJson: '{"command":' },
+      {
+        type: 'tool-run-start',
+        toolUseId: 't1',
+        name: 'Bash',
+        input: { command: 'ls' },
+        view: { title: 'Bash' },
+      },
+      { type: 'tool-progress', toolUseId: 't1', kind: 'output', text: 'a\n' },
+      {
+        type: 'tool-result',
+        toolUseId: 't1',
+        name: 'Bash',
+        isError: false,
+        block: { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'a' }] },
+        status: 'done',
+        durationMs: 5,
+      },
+      { type: 'message-start', messageId: 'm2', model: 'x' },
+      { type: 'text-delta', index: 0, text: 'Done' },
+      { type: 'turn-end', reason: 'end_turn' },
+      { type: 'run-end', transcriptLength: 4 },
+    ]);
+    expect(state.running).toBe(false);
+    expect(state.items.map((i) => i.kind)).toEqual(['user', 'assistant-text', 'tool', 'assistant-text']);
+    const [, first, tool, last] = state.items;
+    expect(first.kind === 'assistant-text' && first.text).toBe('Hello');
+    expect(last.kind === 'assistant-text' && last.text).toBe('Done');
+    if (tool.kind !== 'tool') throw new Error('expected a tool card');
+    expect(tool.card).toMatchObject({ status: 'done', progress: 'a\n', inputJson: '{"command":' });
+    expect(tool.card.result).toMatchObject({ content: 'a', durationMs: 5, isError: false });
+  });
+
+  it('creates a card for a result without a start, marks interrupts once, and hides aborts', () => {
+    const state = run([
+      { type: 'run-start', prompt: 'go' },
+      {
+        type: 'tool-result',
+        toolUseId: 't9',
+        name: 'Read',
+        isError: true,
+        block: { type: 'tool_result', tool_use_id: 't9', content: 'stopped', is_error: true },
+        status: 'interrupted',
+        durationMs: 0,
+      },
+      { type: 'error', error: { kind: 'aborted', message: 'Request aborted.' } },
+      { type: 'turn-end', reason: 'interrupted' },
+      { type: 'turn-end', reason: 'interrupted' },
+    ]);
+    expect(state.items.map((i) => (i.kind === 'notice' ? i.notice : i.kind))).toEqual([
+      'user',
+      'tool',
+      'interrupted',
+    ]);
+  });
+
+  it('keeps a permission prompt on the card until the call runs', () => {
+    const answers: unknown[] = [];
+    let state = run([
+      {
+        type: 'permission-request',
+        toolUseId: 't2',
+        name: 'Bash',
+        input: { command: 'rm -rf x' },
+        view: { title: 'Bash' },
+        message: 'Allow rm?',
+        respond: (a) => answers.push(a),
+      },
+    ]);
+    const card = state.items[0];
+    if (card.kind !== 'tool') throw new Error('expected a tool card');
+    card.card.permission?.respond({ decision: 'allow-once' });
+    expect(answers).toEqual([{ decision: 'allow-once' }]);
+    state = reduceTranscript(state, {
+      type: 'tool-run-start',
+      toolUseId: 't2',
+      name: 'Bash',
+      input: {},
+      view: { title: 'Bash' },
+    });
+    const after = state.items[0];
+    expect(after.kind === 'tool' && after.card.permission).toBeUndefined();
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * What the page shows, derived from the session's events: a pure reducer, so the whole transcript view
+ * is one immutable value. Text blocks are keyed by message id + block index, tool cards by tool_use id.
+ */
+import type { SessionEvent } from '../agent/types.ts';
+import type { PermissionAnswer, QueryError } from '../core/events.ts';
+import type { ToolResultBlockParam, ToolResultView, ToolUseMessage } from '../core/tool.ts';
+
+export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
+
+export interface PermissionPrompt {
+  message: string;
+  suggestedRule?: string;
+  respond: (answer: PermissionAnswer) => void;
+}
+
+export interface ToolCardState {
+  toolUseId: string;
+  name: string;
+  status: ToolStatus;
+  /** The input as it streamed in (partial JSON). */
+  inputJson: string;
+  input?: unknown;
+  view?: ToolUseMessage;
+  /** Output streamed while running. */
+  progress: string;
+  /** The latest status line a running tool reported. */
+  statusText?: string;
+  permission?: PermissionPrompt;
+  result?: {
+    isError: boolean;
+    view?: ToolResultView;
+    /** The text the model saw. */
+    content: string;
+    durationMs: number;
+  };
+}
+
+export type Notice = 'interrupted' | 'max_turns' | 'max_tokens' | 'refusal' | 'missing-key';
+
+export type TranscriptItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant-text'; id: string; text: string }
+  | { kind: 'tool'; id: string; card: ToolCardState }
+  | { kind: 'error'; id: string; error: QueryError }
+  | { kind: 'notice'; id: string; notice: Notice };
+
+export interface TranscriptState {
+  items: TranscriptItem[];
+  running: boolean;
+  /** Id of the assistant message streaming now (text blocks are keyed by it). */
+  messageId?: string;
+  /** Counter for ids of items that have none of their own. */
+  seq: number;
+}
+
+export const initialTranscript: TranscriptState = { items: [], running: false, seq: 0 };
+
+/** Things the page itself adds to the transcript (not session events). */
+export type LocalEvent = { type: 'local-notice'; notice: Notice } | { type: 'local-clear' };
+
+export function reduceTranscript(state: TranscriptState, event: SessionEvent | LocalEvent): TranscriptState {
+  switch (event.type) {
+    case 'run-start':
+      return push({ ...state, running: true, messageId: undefined }, (id) => ({
+        kind: 'user',
+        id,
+        text: event.prompt,
+      }));
+    case 'run-end':
+      return { ...state, running: false, messageId: undefined };
+    case 'message-start':
+      return { ...state, messageId: event.messageId };
+    case 'text-delta': {
+      const id = `text:${state.messageId ?? 'msg'}:${event.index}`;
+      const at = state.items.findIndex((item) => item.id === id);
+      if (at < 0)
+        return { ...state, items: [...state.items, { kind: 'assistant-text', id, text: event.text }] };
+      const item = state.items[at];
+      if (item.kind !== 'assistant-text') return state;
+      return replaceAt(state, at, { ...item, text: item.text + event.text });
+    }
+    case 'tool-use-start':
+      return upsertCard(state, event.toolUseId, event.name, (card) => card);
+    case 'tool-input-delta':
+      return updateCard(state, event.toolUseId, (card) => ({
+        ...card,
+        inputJson: card.inputJson + event.partialJson,
+      }));
+    case 'tool-run-start':
+      return upsertCard(state, event.toolUseId, event.name, (card) => ({
+        ...card,
+        status: 'running',
+        input: event.input,
+        view: event.view,
+        permission: undefined,
+      }));
+    case 'tool-progress':
+      return updateCard(state, event.toolUseId, (card) =>
+        event.kind === 'output'
+          ? { ...card, progress: card.progress + event.text }
+          : { ...card, statusText: event.text },
+      );
+    case 'tool-result':
+      return upsertCard(state, event.toolUseId, event.name, (card) => ({
+        ...card,
+        status: event.status,
+        permission: undefined,
+        result: {
+          isError: event.isError,
+          view: event.view,
+          content: blockText(event.block),
+          durationMs: event.durationMs,
+        },
+      }));
+    case 'permission-request':
+      return upsertCard(state, event.toolUseId, event.name, (card) => ({
+        ...card,
+        input: event.input,
+        view: card.view ?? event.view,
+        permission: { message: event.message, suggestedRule: event.suggestedRule, respond: event.respond },
+      }));
+    case 'turn-end': {
+      const notice = NOTICE_OF_REASON[event.reason];
+      return notice ? pushNotice(state, notice) : state;
+    }
+    case 'error':
+      // An abort is the user's own Esc: the "Interrupted" marker says enough.
+      if (event.error.kind === 'aborted') return state;
+      return push(state, (id) => ({ kind: 'error', id, error: event.error }));
+    case 'local-notice':
+      return pushNotice(state, event.notice);
+    case 'local-clear':
+      return { ...initialTranscript, seq: state.seq };
+    default:
+      return state;
+  }
+}
+
+const NOTICE_OF_REASON: Partial<Record<string, Notice>> = {
+  interrupted: 'interrupted',
+  max_turns: 'max_turns',
+  max_tokens: 'max_tokens',
+  refusal: 'refusal',
+};
+
+function pushNotice(state: TranscriptState, notice: Notice): TranscriptState {
+  const last = state.items[state.items.length - 1];
+  if (last?.kind === 'notice' && last.notice === notice) return state;
+  return push(state, (id) => ({ kind: 'notice', id, notice }));
+}
+
+function push(state: TranscriptState, make: (id: string) => TranscriptItem): TranscriptState {
+  const seq = state.seq + 1;
+  return { ...state, seq, items: [...state.items, make(`item:${seq}`)] };
+}
+
+function replaceAt(state: TranscriptState, at: number, item: TranscriptItem): TranscriptState {
+  const items = state.items.slice();
+  items[at] = item;
+  return { ...state, items };
+}
+
+function cardId(toolUseId: string): string {
+  return `tool:${toolUseId}`;
+}
+
+function updateCard(
+  state: TranscriptState,
+  toolUseId: string,
+  update: (card: ToolCardState) => ToolCardState,
+): TranscriptState {
+  const at = state.items.findIndex((item) => item.id === cardId(toolUseId));
+  const item = state.items[at];
+  if (item?.kind !== 'tool') return state;
+  return replaceAt(state, at, { ...item, card: update(item.card) });
+}
+
+/** Updates the card of a tool call, creating it first when an event arrives for a call not seen yet. */
+function upsertCard(
+  state: TranscriptState,
+  toolUseId: string,
+  name: string,
+  update: (card: ToolCardState) => ToolCardState,
+): TranscriptState {
+  const id = cardId(toolUseId);
+  if (state.items.some((item) => item.id === id)) return updateCard(state, toolUseId, update);
+  const card: ToolCardState = { toolUseId, name, status: 'pending', inputJson: '', progress: '' };
+  return { ...state, items: [...state.items, { kind: 'tool', id, card: update(card) }] };
+}
+
+/** The text of a tool_result block (what the model saw), images shown as a placeholder. */
+export function blockText(block: ToolResultBlockParam): string {
+  const content = block.content;
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content
+    .map((part) => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'image') return '[image]';
+      return `[${part.type}]`;
+    })
+    .join('\n');
+}
