@@ -33,8 +33,11 @@ export default defineConfig(({ mode, command }) => {
               rewrite: (path) => path.replace(/^\/api\/anthropic/, ''),
               configure: (proxy) => {
                 proxy.on('proxyReq', (req) => {
+                  // The page's SDK sends a placeholder key as a bearer token; replace it with the real key.
+                  req.removeHeader('authorization');
                   req.setHeader('x-api-key', apiKey);
                   req.removeHeader('anthropic-dangerous-direct-browser-access');
+                  req.removeHeader('origin');
                 });
               },
             },
@@ -42,6 +45,8 @@ export default defineConfig(({ mode, command }) => {
         : undefined,
     },
     preview: { headers: ISOLATION_HEADERS },
+    // Lazily imported packages are pre-bundled at startup, so the first visit does not reload the page.
+    optimizeDeps: { include: ['just-bash/browser'] },
     build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 1500 },
     worker: { format: 'es' },
   };
