@@ -1,0 +1,90 @@
+/**
+ * MCP server configs and states. A config says where a server is (a URL, or a transport the host page
+ * provides); a state says what the client knows about it right now. Both are plain data except the
+ * in-page config, which carries a transport factory and is never persisted.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AnyTool } from '../core/tool.ts';
+
+/** Where a config came from: the user's settings (persisted), the embed config, or the host page. */
+export type McpConfigSource = 'settings' | 'embed' | 'host';
+
+interface McpServerConfigBase {
+  /**
+   * The server's name, used in tool names (`mcp__<name>__<tool>`). Normalized on add: characters
+   * outside [a-zA-Z0-9_-] become `_`, at most MCP_MAX_SERVER_NAME_CHARS characters.
+   */
+  name: string;
+  source?: McpConfigSource;
+  /** Connect (transport + initialize + first tools/list) timeout; default MCP_CONNECT_TIMEOUT_MS. */
+  connectTimeoutMs?: number;
+  /** Per tools/call timeout; default MCP_TOOL_TIMEOUT_MS. */
+  toolTimeoutMs?: number;
+}
+
+/**
+ * A remote server over HTTP. `transport`: 'streamable-http', 'sse' (the deprecated HTTP+SSE
+ * transport), or 'auto' (default): Streamable HTTP first, SSE when the server answers the initialize
+ * POST with a 4xx (the spec's backwards-compatibility rule). A browser page reaches the server only if
+ * it answers CORS (see src/mcp/README.md).
+ */
+export interface McpHttpServerConfig extends McpServerConfigBase {
+  type: 'http';
+  url: string;
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  /** Extra request headers (e.g. Authorization). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A server the host page runs in the same page (or a worker/iframe it talks to): `connect` returns a
+ * fresh client-side Transport each time the client connects, e.g. one end of
+ * `InMemoryTransport.createLinkedPair()` or a `MessagePortTransport`. Never persisted.
+ */
+export interface McpInPageServerConfig extends McpServerConfigBase {
+  type: 'in-page';
+  connect: () => Transport | Promise<Transport>;
+}
+
+export type McpServerConfig = McpHttpServerConfig | McpInPageServerConfig;
+
+/** A config that can be stored (JSON): HTTP servers only. */
+export type PersistedMcpServerConfig = McpHttpServerConfig;
+
+/** A tool the server listed that could not become a Tool, and why. */
+export interface SkippedMcpTool {
+  /** The tool's name as the server gave it (or `#<index>` when it had none). */
+  name: string;
+  reason: string;
+}
+
+export type McpConnectionStatus = 'connecting' | 'connected' | 'failed' | 'disconnected';
+
+/** What the client knows about one server right now (plain data, for the UI). */
+export interface McpServerState {
+  name: string;
+  status: McpConnectionStatus;
+  /** Where it was configured to be: the URL, or 'in-page'. */
+  target: string;
+  source: McpConfigSource;
+  /** The transport in use once connected: 'streamable-http', 'sse' or 'in-page'. */
+  transport?: 'streamable-http' | 'sse' | 'in-page';
+  /** Number of usable tools (connected only). */
+  toolCount: number;
+  /** Tools the server listed that were skipped (malformed schema...), with reasons. */
+  skipped: SkippedMcpTool[];
+  /** Why it failed or disconnected. */
+  error?: string;
+  /** The server's own name/version from initialize. */
+  serverInfo?: { name: string; version: string };
+  /** Set when the status last changed (ms since epoch). */
+  since: number;
+}
+
+/** A live source of MCP tools, as the agent session reads it at every turn. */
+export interface McpToolSource {
+  /** Usable tools of every connected server, sorted by name. Same objects until something changes. */
+  tools(): readonly AnyTool[];
+  /** Names of servers still connecting (ToolSearch mentions them when nothing matches). */
+  connectingServers(): string[];
+}
