@@ -12,7 +12,13 @@ import { resolve } from 'node:path';
 import { createServer } from 'vite';
 import type { BenchContext, BenchModule } from './types.ts';
 
-const BENCHES: string[] = ['/bench/read-parallel.ts', '/bench/schema-cache.ts'];
+const BENCHES: string[] = [
+  '/bench/read-parallel.ts',
+  '/bench/schema-cache.ts',
+  '/bench/deferred-tokens.ts',
+  '/bench/tool-search.ts',
+  '/bench/cache-share.ts',
+];
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

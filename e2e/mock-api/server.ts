@@ -25,7 +25,7 @@ import { requestId } from './ids.ts';
 import { buildMessage, resolveTurn, TurnQueue } from './script.ts';
 import { errorEvent, formatEvent, messageEvents, type SseEvent } from './sse.ts';
 import type { Fault, MessagesBody, MockApi, MockApiOptions, RecordedRequest, TurnSpec } from './types.ts';
-import { validateMessagesRequest } from './validate.ts';
+import { validateMessagesRequest, visibleToolNames } from './validate.ts';
 
 export { EXHAUSTED_TEXT } from './script.ts';
 export type * from './types.ts';
@@ -103,7 +103,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     } catch {
       return { error: invalidRequest('There was an error parsing the body of the request as JSON') };
     }
-    const invalid = validateMessagesRequest(parsed, { countTokens });
+    const invalid = validateMessagesRequest(parsed, { countTokens, toolReference: options.toolReference });
     return invalid ? { error: invalidRequest(invalid) } : { body: parsed as Json };
   }
 
@@ -138,6 +138,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
 
     const admitted = admit(req, raw, false);
     if (admitted.error) return fail(admitted.error);
+    record.visibleTools = visibleToolNames(admitted.body);
 
     let spec: TurnSpec;
     try {
@@ -146,6 +147,18 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       if (resolved.exhausted) record.exhausted = true;
     } catch (err) {
       return fail({ status: 500, type: 'api_error', message: `[mock] scripted turn threw: ${String(err)}` });
+    }
+    if (options.checkToolVisibility) {
+      const unseen = (spec.content ?? []).find(
+        (b) => b.type === 'tool_use' && !record.visibleTools?.includes(b.name),
+      );
+      if (unseen?.type === 'tool_use') {
+        return fail({
+          status: 400,
+          type: 'invalid_request_error',
+          message: `[mock] scripted tool_use of '${unseen.name}', which the model cannot see (not in tools, or deferred and never referenced)`,
+        });
+      }
     }
     const fault = spec.fault;
     if (fault) {

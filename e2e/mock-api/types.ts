@@ -95,6 +95,11 @@ export interface RecordedRequest {
   exhausted?: boolean;
   /** True when the client closed the connection before the response was complete. */
   aborted?: boolean;
+  /**
+   * Tools the model could see (admitted requests): those sent without defer_loading, plus deferred ones
+   * a tool_reference in the messages expanded. Scripted turns may read it to act like the model.
+   */
+  visibleTools?: string[];
 }
 
 /** Options of `startMockApi`. */
@@ -107,6 +112,16 @@ export interface MockApiOptions {
   clock?: () => number;
   /** Prompt-cache tuning (defaults: minTokens 1024, lookback 20 blocks). */
   cache?: { minTokens?: number; lookback?: number };
+  /**
+   * False: behave like an endpoint without tool search; `tool_reference` blocks and `defer_loading` get a
+   * 400 (as unknown fields). Default true.
+   */
+  toolReference?: boolean;
+  /**
+   * True: a scripted tool_use naming a tool the model cannot see (not sent, or deferred and never
+   * referenced) fails the request with a 400 `[mock] ...` (not retried), so tests catch a client that forgot to load it.
+   */
+  checkToolVisibility?: boolean;
 }
 
 /** A running mock server. */

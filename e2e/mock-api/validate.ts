@@ -12,6 +12,35 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 export interface ValidateOptions {
   /** count_tokens requests need no `max_tokens`. */
   countTokens?: boolean;
+  /**
+   * False models an endpoint without tool search (an older API version, some gateways): `tool_reference`
+   * blocks and `defer_loading` are unknown fields there and get a 400. Default true.
+   */
+  toolReference?: boolean;
+}
+
+/** The content block types a tool_result accepts where tool_reference is unknown. */
+const RESULT_TAGS = "'text', 'image', 'search_result', 'document'";
+
+/**
+ * Names of the tools the model can see in this request: those sent without `defer_loading`, plus deferred
+ * ones a `tool_reference` in the messages expands (the API loads them where they are referenced).
+ */
+export function visibleToolNames(body: unknown): string[] {
+  if (!isObject(body)) return [];
+  const tools = (Array.isArray(body.tools) ? body.tools : []).filter(isObject);
+  const names = tools.filter((t) => t.defer_loading !== true).map((t) => String(t.name));
+  const deferred = new Set(tools.filter((t) => t.defer_loading === true).map((t) => String(t.name)));
+  for (const message of Array.isArray(body.messages) ? body.messages.filter(isObject) : []) {
+    for (const block of blocksOf(message.content)) {
+      if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
+      for (const item of block.content.filter(isObject)) {
+        const name = String(item.tool_name);
+        if (item.type === 'tool_reference' && deferred.has(name) && !names.includes(name)) names.push(name);
+      }
+    }
+  }
+  return names;
 }
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -35,9 +64,9 @@ export function validateMessagesRequest(body: unknown, options: ValidateOptions 
   if (!isObject(body)) return 'Input should be a valid dictionary or object to extract fields from';
   return (
     checkTopLevel(body, options) ??
-    checkMessagesShape(body.messages as unknown[]) ??
+    checkMessagesShape(body.messages as unknown[], options.toolReference !== false) ??
     checkSystem(body.system) ??
-    checkTools(body.tools) ??
+    checkTools(body.tools, options.toolReference !== false) ??
     checkToolsNeeded(body) ??
     checkCacheControl(body) ??
     checkToolPairing(body.messages as Json[]) ??
@@ -64,7 +93,7 @@ function checkTopLevel(body: Json, options: ValidateOptions): string | null {
   return null;
 }
 
-function checkMessagesShape(messages: unknown[]): string | null {
+function checkMessagesShape(messages: unknown[], toolReference: boolean): string | null {
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     if (!isObject(message)) return `messages.${i}: Input should be a valid dictionary`;
@@ -82,7 +111,7 @@ function checkMessagesShape(messages: unknown[]): string | null {
     }
     if (Array.isArray(content)) {
       for (let j = 0; j < content.length; j++) {
-        const err = checkBlock(content[j], `messages.${i}.content.${j}`, message.role);
+        const err = checkBlock(content[j], `messages.${i}.content.${j}`, message.role, toolReference);
         if (err) return err;
       }
     }
@@ -105,10 +134,13 @@ function checkText(block: Json, path: string): string | null {
   return null;
 }
 
-function checkBlock(block: unknown, path: string, role: unknown): string | null {
+function checkBlock(block: unknown, path: string, role: unknown, toolReference: boolean): string | null {
   if (!isObject(block)) return `${path}: Input should be a valid dictionary`;
   if (typeof block.type !== 'string') return `${path}.type: Field required`;
   switch (block.type) {
+    case 'tool_reference':
+      // Only tool_result content may hold a tool_reference.
+      return `${path}: Input tag 'tool_reference' found using 'type' does not match any of the expected tags: 'text', 'image', 'document', 'search_result', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'`;
     case 'text':
       return checkText(block, path);
     case 'tool_use':
@@ -129,6 +161,8 @@ function checkBlock(block: unknown, path: string, role: unknown): string | null 
         if (item.type === 'text') {
           const err = checkText(item, `${path}.content.${k}`);
           if (err) return err;
+        } else if (item.type === 'tool_reference' && !toolReference) {
+          return `${path}.content.${k}: Input tag 'tool_reference' found using 'type' does not match any of the expected tags: ${RESULT_TAGS}`;
         } else if (item.type === 'tool_reference' && typeof item.tool_name !== 'string') {
           return `${path}.content.${k}.tool_name: Field required`;
         }
@@ -152,7 +186,7 @@ function checkSystem(system: unknown): string | null {
   return null;
 }
 
-function checkTools(tools: unknown): string | null {
+function checkTools(tools: unknown, toolReference: boolean): string | null {
   if (tools === undefined) return null;
   if (!Array.isArray(tools)) return 'tools: Input should be a valid list';
   const names = new Set<string>();
@@ -175,6 +209,9 @@ function checkTools(tools: unknown): string | null {
     const name = tool.name as string;
     if (names.has(name)) return 'tools: Tool names must be unique.';
     names.add(name);
+    if (tool.defer_loading !== undefined && !toolReference) {
+      return `tools.${i}.custom.defer_loading: Extra inputs are not permitted`;
+    }
     if (tool.defer_loading === true) {
       deferred++;
       if (tool.cache_control) {

@@ -9,6 +9,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { hashString } from './hash.ts';
+import type { KeyValueStore } from './storage.ts';
 import { type AnyTool, modelDescription, type ToolInputJSONSchema } from './tool.ts';
 
 /** Bumped when the cached shape changes, so persisted caches from older builds are ignored. */
@@ -36,6 +37,78 @@ export function createSchemaCache(): SchemaCache & {
     set: (k, v) => void map.set(k, v),
     size: () => map.size,
     entries: () => [...map.entries()],
+  };
+}
+
+/** The record one session's cache is stored under (format version included: older builds' records are ignored). */
+export function schemaCacheRecordKey(sessionId: string): string {
+  return `schemas:v${SCHEMA_CACHE_FORMAT_VERSION}:${sessionId}`;
+}
+
+/** A session's schema cache that survives a page reload. */
+export interface PersistentSchemaCache extends SchemaCache {
+  size(): number;
+  entries(): [string, CachedToolSchema][];
+  /** Resolves once every entry set so far is written. Never rejects (a failed write is logged and retried on the next set). */
+  flush(): Promise<void>;
+}
+
+function isCachedToolSchema(v: unknown): v is CachedToolSchema {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    typeof o.name === 'string' &&
+    typeof o.description === 'string' &&
+    typeof o.input_schema === 'object' &&
+    o.input_schema !== null
+  );
+}
+
+/**
+ * Opens the persisted schema cache of `sessionId`: entries stored by an earlier page of the same session
+ * are loaded first, so the tools bytes of its requests stay what they were (even when a tool's
+ * description() changed since). New entries are written behind, as one record per session. A store that
+ * fails to read gives an empty cache; this never rejects.
+ */
+export async function openPersistentSchemaCache(
+  store: KeyValueStore,
+  sessionId: string,
+): Promise<PersistentSchemaCache> {
+  const recordKey = schemaCacheRecordKey(sessionId);
+  const map = new Map<string, CachedToolSchema>();
+  try {
+    const stored = await store.get<Record<string, unknown>>(recordKey);
+    const suffix = `:v${SCHEMA_CACHE_FORMAT_VERSION}`;
+    for (const [key, value] of Object.entries(stored ?? {})) {
+      if (key.endsWith(suffix) && isCachedToolSchema(value)) map.set(key, value);
+    }
+  } catch (err) {
+    console.warn('tabcode: could not load the schema cache; starting empty', err);
+  }
+  let writing: Promise<void> = Promise.resolve();
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    writing = writing.then(async () => {
+      await Promise.resolve();
+      scheduled = false;
+      try {
+        await store.set(recordKey, Object.fromEntries(map));
+      } catch (err) {
+        console.warn('tabcode: could not store the schema cache', err);
+      }
+    });
+  };
+  return {
+    get: (k) => map.get(k),
+    set: (k, v) => {
+      map.set(k, v);
+      schedule();
+    },
+    size: () => map.size,
+    entries: () => [...map.entries()],
+    flush: () => writing,
   };
 }
 

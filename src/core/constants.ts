@@ -16,6 +16,29 @@ export const DEFAULT_MAX_TOKENS = 8192;
 /** Results longer than this (characters) are spilled to storage unless a tool sets its own limit. */
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000;
 
+/** Most characters of inline tool results in one user message; past it the largest results are spilled. */
+export const MAX_TOOL_RESULTS_PER_MESSAGE_CHARS = 200_000;
+
+/** Length of the preview a spilled result keeps inline (cut at a newline past its middle). */
+export const PERSISTED_OUTPUT_PREVIEW_CHARS = 2_000;
+
+/** The virtual directory Read serves spilled results from: `<dir>/<tool_use_id>.txt`. */
+export const SPILLED_RESULTS_DIR = '/.tabcode/results';
+
+/** Spilled results older than this are evicted from storage. */
+export const RESULT_STORE_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+/** Past this many stored characters, the oldest spilled results are evicted first. */
+export const RESULT_STORE_MAX_TOTAL_CHARS = 50_000_000;
+
+/** The tool that loads deferred tools (MCP tools, `shouldDefer` built-ins). Core knows it only by name. */
+export const TOOL_SEARCH_TOOL_NAME = 'ToolSearch';
+/** ToolSearch: results when the query gives no max_results, and the most it may ask for. */
+export const TOOL_SEARCH_DEFAULT_MAX_RESULTS = 5;
+export const TOOL_SEARCH_MAX_RESULTS_LIMIT = 25;
+
+/** Prompt-cache TTL of the breakpoints; '1h' costs more to write and survives idle hours. */
+export const DEFAULT_CACHE_TTL: '5m' | '1h' = '5m';
+
 /** Bash: default and maximum timeout of one command, in milliseconds. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -50,3 +73,12 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 
 /** The path of the workspace inside every sandbox. */
 export const WORKSPACE_ROOT = '/home/user/project';
+
+/** MCP: how long connecting to a server (transport + initialize + first tools/list) may take. */
+export const MCP_CONNECT_TIMEOUT_MS = 15_000;
+/** MCP: how long one tools/call may take before it fails with a timeout (per server, overridable). */
+export const MCP_TOOL_TIMEOUT_MS = 120_000;
+/** MCP: longest tool description sent to the model (characters); longer ones are cut with a note. */
+export const MCP_MAX_DESCRIPTION_CHARS = 2048;
+/** MCP: a tool whose input schema serializes longer than this (characters) is skipped. */
+export const MCP_MAX_SCHEMA_CHARS = 60_000;

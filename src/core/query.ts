@@ -8,6 +8,15 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { SchemaCache } from './api-schema.ts';
 import { INTERRUPT_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE, MAX_TURNS } from './constants.ts';
 import type { ToolUseContext } from './context.ts';
+import {
+  createDeferredToolsState,
+  type DeferredToolsState,
+  definitionResolver,
+  isToolReferenceRejection,
+  mapToolResults,
+  referencesToPortable,
+  withDeferredToolsAnnouncement,
+} from './deferred-tools.ts';
 import type { QueryEvent } from './events.ts';
 import {
   type ContentBlockParam,
@@ -21,6 +30,7 @@ import { runToolCalls } from './orchestration.ts';
 import { buildRequestBody } from './request.ts';
 import type { AnyTool } from './tool.ts';
 import { type CanUseToolFn, defaultCanUseTool, type ResultProcessor } from './tool-execution.ts';
+import type { ResultSpiller } from './tool-results.ts';
 
 export interface QueryParams {
   client: Anthropic;
@@ -29,7 +39,13 @@ export interface QueryParams {
   systemPrompt: string;
   /** The transcript, ending with the new user message. Not mutated. */
   messages: readonly MessageParam[];
-  tools: readonly AnyTool[];
+  /** A fixed pool, in cache order. Give this or `getTools`. */
+  tools?: readonly AnyTool[];
+  /**
+   * The pool, evaluated before every request (MCP tools come and go mid-session), in cache order:
+   * built-ins sorted, then MCP tools sorted. Wins over `tools`.
+   */
+  getTools?: () => readonly AnyTool[];
   context: ToolUseContext;
   schemaCache: SchemaCache;
   maxTurns?: number;
@@ -38,6 +54,10 @@ export interface QueryParams {
   cacheTtl?: '5m' | '1h';
   /** Seen before each request (e.g. to add reminders); returns the messages to send. */
   prepareMessages?: (messages: MessageParam[]) => MessageParam[];
+  /** The session's deferred-tool state (ToolSearch mode, definitions of discovered tools). Default: fresh, 'auto'. */
+  deferredTools?: DeferredToolsState;
+  /** Spills large results to storage: per tool, then per message budget. */
+  resultSpiller?: ResultSpiller;
 }
 
 export type QueryEndReason = Extract<QueryEvent, { type: 'turn-end' }>['reason'];
@@ -80,6 +100,8 @@ function appendUserText(messages: MessageParam[], text: string): MessageParam {
 export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, QueryOutcome> {
   const maxTurns = params.maxTurns ?? MAX_TURNS;
   const canUseTool = params.canUseTool ?? defaultCanUseTool;
+  const deferral = params.deferredTools ?? createDeferredToolsState();
+  const currentPool = (): readonly AnyTool[] => params.getTools?.() ?? params.tools ?? [];
   let context = params.context;
   const signal = () => context.abortController.signal;
   let messages = ensureToolResultPairing(params.messages);
@@ -95,17 +117,21 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
       yield { type: 'turn-end', reason: 'interrupted' };
       return { messages, reason: 'interrupted', context };
     }
-    messages = ensureToolResultPairing(messages);
+    const pool = currentPool();
+    // Deferred tools that came or went are announced in the transcript itself (tools stay byte-stable).
+    messages = withDeferredToolsAnnouncement(ensureToolResultPairing(messages), pool);
     const toSend = params.prepareMessages ? params.prepareMessages(messages) : messages;
     const body = buildRequestBody({
       model: params.model,
       maxTokens: params.maxTokens,
       systemPrompt: params.systemPrompt,
-      tools: params.tools,
+      tools: pool,
       messages: toSend,
       schemaCache: params.schemaCache,
       cacheTtl: params.cacheTtl,
+      deferral,
     });
+    context = { ...context, options: { ...context.options, tools: pool } };
     yield { type: 'request-start', turn };
 
     let final: Anthropic.Message;
@@ -150,6 +176,16 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
         yield { type: 'turn-end', reason: 'interrupted' };
         return { messages, reason: 'interrupted', context };
       }
+      if (deferral.setting === 'auto' && deferral.mode === 'native' && isToolReferenceRejection(err)) {
+        // The endpoint does not take tool_reference: portable mode for the rest of the session, and the
+        // transcript's references become full schemas as text. The same turn is sent again.
+        deferral.mode = 'portable';
+        deferral.switchedBecause = err instanceof Error ? err.message : String(err);
+        const resolve = definitionResolver(pool, params.schemaCache, deferral);
+        messages = mapToolResults(messages, (b) => referencesToPortable(b, resolve));
+        turn--;
+        continue;
+      }
       yield { type: 'error', error: classifyApiError(err) };
       yield { type: 'turn-end', reason: 'error' };
       return { messages, reason: 'error', context };
@@ -171,12 +207,21 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
       return { messages, reason, context };
     }
 
+    const processResult: ResultProcessor = async (block, tool, ctx) => {
+      let out = block;
+      if (deferral.mode === 'portable') {
+        out = referencesToPortable(out, definitionResolver(pool, params.schemaCache, deferral));
+      }
+      if (params.processResult) out = await params.processResult(out, tool, ctx);
+      if (params.resultSpiller) out = await params.resultSpiller.processResult(out, tool, ctx);
+      return out;
+    };
     const run = runToolCalls({
       blocks: uses,
-      tools: params.tools,
+      tools: pool,
       context: { ...context, messages: messages.slice() },
       canUseTool,
-      processResult: params.processResult,
+      processResult,
     });
     let step = await run.next();
     while (!step.done) {
@@ -185,7 +230,10 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
     }
     const outcome = step.value;
     context = { ...outcome.context, abortController: context.abortController };
-    const resultMessage: MessageParam = { role: 'user', content: outcome.results };
+    const results = params.resultSpiller
+      ? await params.resultSpiller.enforceMessageBudget(outcome.results, uses, pool, context)
+      : outcome.results;
+    const resultMessage: MessageParam = { role: 'user', content: results };
     messages.push(resultMessage);
     for (const m of outcome.newMessages) messages.push(m);
     messages = ensureToolResultPairing(messages);

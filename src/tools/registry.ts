@@ -3,12 +3,14 @@
  * model. Gated tools are imported only inside their `if (__FEATURE_X__)` branch, so a build with the
  * gate off contains none of their code.
  */
+import { isBlanketRuleFor } from '../core/permissions/rules.ts';
 import type { AnyTool } from '../core/tool.ts';
 import { BashTool } from './bash/bash.ts';
 import { EditTool } from './edit/edit.ts';
 import { GlobTool } from './glob/glob.ts';
 import { GrepTool } from './grep/grep.ts';
 import { ReadTool } from './read/read.ts';
+import { createToolSearchTool, type ToolSearchOptions, ToolSearchTool } from './tool-search/tool-search.ts';
 import { WriteTool } from './write/write.ts';
 
 const gatedTools: AnyTool[] = [];
@@ -17,24 +19,26 @@ if (__FEATURE_POWERSHELL__) {
   gatedTools.push(PowerShellTool);
 }
 
-/** Every built-in tool of this build, enabled or not. */
-export function getAllBaseTools(): AnyTool[] {
-  return [BashTool, EditTool, GlobTool, GrepTool, ReadTool, WriteTool, ...gatedTools];
+/**
+ * Every built-in tool of this build, enabled or not. ToolSearch is always there, deferred tools or not:
+ * adding it only when the first MCP server connects would change `tools` and bust the prompt cache of
+ * everything after it, while it costs a few hundred (cached) tokens. `toolSearch` configures it (e.g.
+ * the MCP manager's `connectingServers`).
+ */
+export function getAllBaseTools(options: { toolSearch?: ToolSearchOptions } = {}): AnyTool[] {
+  const toolSearch = options.toolSearch ? createToolSearchTool(options.toolSearch) : ToolSearchTool;
+  return [BashTool, EditTool, GlobTool, GrepTool, ReadTool, toolSearch, WriteTool, ...gatedTools];
 }
 
-/** True when `rule` is a blanket rule (no `(content)`) naming this tool or its MCP server. */
+/**
+ * True when `rule` is a blanket rule naming this tool or its MCP server: `Tool` (also `Tool()` and
+ * `Tool(*)`), `mcp__server`, `mcp__server__*`, `mcp__server__tool`. Same parsing as the permission engine.
+ */
 export function blanketRuleMatches(
   rule: string,
   tool: Pick<AnyTool, 'name' | 'aliases' | 'mcpInfo'>,
 ): boolean {
-  const r = rule.trim();
-  if (r.includes('(')) return false;
-  if (r === tool.name || tool.aliases?.includes(r)) return true;
-  if (tool.mcpInfo) {
-    const server = `mcp__${tool.mcpInfo.serverName}`;
-    if (r === server || r === `${server}__*`) return true;
-  }
-  return false;
+  return isBlanketRuleFor(rule, tool);
 }
 
 /** The session's built-in tools: enabled ones not removed by a blanket deny rule. */

@@ -2,15 +2,21 @@
  * Read: shows a text file of the sandbox workspace in `cat -n` format, a window of lines at a time, and
  * records what was read so Write and Edit can refuse unread or stale files. Read-only and
  * concurrency-safe; its results are never spilled to storage (the model must see what it read).
+ * It also pages through spilled tool results at their virtual paths (`/.tabcode/results/<id>.txt`).
  */
 import { z } from 'zod';
 import {
   READ_DEFAULT_LINE_LIMIT,
   READ_MAX_LINE_CHARS,
   READ_MAX_OUTPUT_CHARS,
+  RESULT_STORE_MAX_AGE_MS,
+  SPILLED_RESULTS_DIR,
   WORKSPACE_ROOT,
 } from '../../core/constants.ts';
+import type { ToolUseContext } from '../../core/context.ts';
+import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
+import { lookupSpilledResult, parseSpilledResultPath } from '../../core/tool-results.ts';
 import { resolveInside } from '../../sandbox/sandbox.ts';
 import { addLineNumbers, languageOf, splitLines, truncateLine } from '../shared/diff.ts';
 import {
@@ -27,7 +33,8 @@ export { READ_MAX_OUTPUT_CHARS };
 const PROMPT = promptText
   .replaceAll('{{LINE_LIMIT}}', String(READ_DEFAULT_LINE_LIMIT))
   .replaceAll('{{MAX_LINE_CHARS}}', String(READ_MAX_LINE_CHARS))
-  .replaceAll('{{WORKSPACE_ROOT}}', WORKSPACE_ROOT);
+  .replaceAll('{{WORKSPACE_ROOT}}', WORKSPACE_ROOT)
+  .replaceAll('{{RESULTS_DIR}}', SPILLED_RESULTS_DIR);
 
 const inputSchema = z.strictObject({
   file_path: z
@@ -107,6 +114,37 @@ export function formatReadResult(output: ReadOutput): string {
   return text;
 }
 
+/** Reads a spilled tool result (a virtual path) the way a file is read. Throws ToolInputError. */
+async function readSpilledResult(id: string, input: ReadInput, ctx: ToolUseContext): Promise<ReadOutput> {
+  const path = input.file_path.trim();
+  const found = await lookupSpilledResult(ctx.resultStore, id);
+  if (found.kind === 'evicted') {
+    const days = Math.round(RESULT_STORE_MAX_AGE_MS / 86_400_000);
+    throw new ToolInputError(
+      `The saved output ${path} is no longer available: it was evicted from storage on ${new Date(found.evictedAt).toISOString()} (saved outputs are kept ${days} days, and the oldest go first when storage is full). Run the tool again to see its output.`,
+    );
+  }
+  if (found.kind === 'missing') {
+    throw new ToolInputError(
+      `No saved output at ${path}. Saved outputs are named after the tool_use_id in their <persisted-output> block.`,
+    );
+  }
+  const lines = splitLines(found.text);
+  const startLine = Math.max(1, input.offset ?? 1);
+  const { shown, outputCapped } =
+    startLine > lines.length
+      ? { shown: [], outputCapped: false }
+      : windowOf(lines, startLine, input.limit ?? READ_DEFAULT_LINE_LIMIT);
+  return {
+    filePath: path,
+    content: shown.join('\n'),
+    startLine,
+    numLines: shown.length,
+    totalLines: lines.length,
+    ...(outputCapped ? { outputCapped: true } : {}),
+  };
+}
+
 function lineRangeLabel(input: Partial<ReadInput>): string | undefined {
   if (input.offset === undefined && input.limit === undefined) return undefined;
   const start = Math.max(1, input.offset ?? 1);
@@ -125,9 +163,15 @@ export const ReadTool = buildTool({
 
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
+  preparePermissionMatcher: (input): FilePermissionMatcher => ({
+    kind: 'file',
+    access: 'read',
+    path: input.file_path,
+  }),
 
   /** Allowed inside the workspace (reading is harmless there); denied outside it. */
   async checkPermissions(input, permCtx) {
+    if (parseSpilledResultPath(input.file_path)) return { behavior: 'allow' };
     try {
       resolveInside(permCtx.root, permCtx.cwd, input.file_path);
       return { behavior: 'allow' };
@@ -137,11 +181,14 @@ export const ReadTool = buildTool({
   },
 
   validateInput(input, ctx) {
+    if (parseSpilledResultPath(input.file_path)) return null;
     const resolved = resolveFilePath(ctx, input.file_path);
     return resolved.ok ? null : resolved.error;
   },
 
   async call(input, ctx) {
+    const spilled = parseSpilledResultPath(input.file_path);
+    if (spilled) return { data: await readSpilledResult(spilled, input, ctx) };
     const resolved = resolveFilePath(ctx, input.file_path);
     if (!resolved.ok) throw new ToolInputError(resolved.error);
     const filePath = resolved.path;

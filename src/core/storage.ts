@@ -1,0 +1,58 @@
+/**
+ * Key-value storage for what outlives a request: the session schema cache, spilled tool results and
+ * session metadata. IndexedDB (through idb-keyval) in the page; an in-memory map where IndexedDB is
+ * absent. Everything that stores takes a KeyValueStore, so tests inject either (fake-indexeddb gives
+ * the real IndexedDB code path in Node).
+ */
+import { createStore, del, delMany, get, getMany, keys, set, type UseStore } from 'idb-keyval';
+
+/** An async key-value store. Values must be structured-cloneable. Implementations never lose a write they resolved. */
+export interface KeyValueStore {
+  get<T>(key: string): Promise<T | undefined>;
+  getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(keys: readonly string[]): Promise<void>;
+  /** Every key, or those starting with `prefix`. */
+  keys(prefix?: string): Promise<string[]>;
+}
+
+/** The IndexedDB database tabcode uses; one object store per purpose. */
+export const IDB_DATABASE_PREFIX = 'tabcode';
+
+/**
+ * A store on IndexedDB: database `tabcode-<name>` with one object store `kv` (idb-keyval creates a
+ * database per store, so each purpose gets its own). Requires `indexedDB` (the page, or fake-indexeddb).
+ */
+export function createIdbStore(name: string): KeyValueStore {
+  const store: UseStore = createStore(`${IDB_DATABASE_PREFIX}-${name}`, 'kv');
+  return {
+    get: (key) => get(key, store),
+    getMany: (list) => getMany([...list], store),
+    set: (key, value) => set(key, value, store),
+    delete: (list) => (list.length === 1 ? del(list[0], store) : delMany([...list], store)),
+    async keys(prefix) {
+      const all = (await keys(store)).filter((k): k is string => typeof k === 'string');
+      return prefix ? all.filter((k) => k.startsWith(prefix)) : all;
+    },
+  };
+}
+
+/** A store in memory: values are structured-cloned on the way in and out, as IndexedDB would. */
+export function createMemoryStore(): KeyValueStore {
+  const map = new Map<string, unknown>();
+  return {
+    get: async <T>(key: string) => (map.has(key) ? (structuredClone(map.get(key)) as T) : undefined),
+    getMany: async <T>(list: readonly string[]) =>
+      list.map((k) => (map.has(k) ? (structuredClone(map.get(k)) as T) : undefined)),
+    set: async (key, value) => void map.set(key, structuredClone(value)),
+    delete: async (list) => {
+      for (const k of list) map.delete(k);
+    },
+    keys: async (prefix) => [...map.keys()].filter((k) => !prefix || k.startsWith(prefix)),
+  };
+}
+
+/** IndexedDB when the environment has it, else memory (nothing survives a reload then). */
+export function createDefaultStore(name: string): KeyValueStore {
+  return typeof indexedDB !== 'undefined' ? createIdbStore(name) : createMemoryStore();
+}
