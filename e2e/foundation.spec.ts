@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { type MockApi, startMockApi } from './mock-api/server.ts';
 import {
+  allowEverything,
   blocksOf,
   connect,
   openApp,
@@ -143,6 +144,8 @@ test('a scripted session writes, edits, runs cat, reads two files at once, recov
 
   await openApp(page);
   await connect(page, api);
+  // Writes and commands run without prompts here; the prompts have their own spec (permissions.spec.ts).
+  await allowEverything(page);
   await sendPrompt(page, 'Write release notes, mark them final and show them.');
   await expect(page.getByTestId('user-message')).toHaveText(
     'Write release notes, mark them final and show them.',
@@ -248,6 +251,8 @@ test('Esc during a slow Bash command interrupts it, and the next request is vali
   ]);
   await openApp(page);
   await connect(page, api);
+  // Writes and commands run without prompts here; the prompts have their own spec (permissions.spec.ts).
+  await allowEverything(page);
   await sendPrompt(page, 'Wait for the build.');
 
   const card = toolCard(page, 'toolu_sleep');

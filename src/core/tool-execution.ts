@@ -9,6 +9,7 @@ import { SYNTHETIC_TOOL_RESULT_INTERRUPTED } from './constants.ts';
 import type { ToolUseContext } from './context.ts';
 import type { PermissionAnswer, QueryEvent } from './events.ts';
 import type { ToolResultBlockParam, ToolUseBlockParam } from './messages.ts';
+import { userDenialMessage } from './permissions/messages.ts';
 import type { PermissionResult } from './permissions/types.ts';
 import {
   type AnyTool,
@@ -49,7 +50,11 @@ export interface CallOutcome {
   newMessages?: ToolResult<unknown>['newMessages'];
 }
 
-/** The default decision: the tool's own checkPermissions; no rules yet, so passthrough allows. */
+/**
+ * The decision when a caller wires no permission engine (the loop's own unit tests): the tool's own
+ * checkPermissions, where passthrough allows. The agent session always passes the real engine
+ * (`createCanUseTool` in permissions/can-use-tool.ts): rules, modes, prompts.
+ */
 export const defaultCanUseTool: CanUseToolFn = async (tool, input, ctx) => {
   const r = await tool.checkPermissions(input, {
     mode: ctx.options.permissionMode,
@@ -188,6 +193,10 @@ export async function runToolCall(
   } catch (err) {
     decision = { behavior: 'deny', message: `Permission check failed: ${errorText(err)}` };
   }
+  // A custom canUseTool with no opinion does not let the call through: the user decides.
+  if (decision.behavior === 'passthrough') {
+    decision = { behavior: 'ask', message: decision.message ?? `${tool.name} is not allowed by a rule yet.` };
+  }
   if (decision.behavior === 'ask') {
     const answer = await Promise.race([
       new Promise<PermissionAnswer>((respond) =>
@@ -207,17 +216,14 @@ export async function runToolCall(
     if (answer === 'aborted') return interrupted();
     decision =
       answer.decision === 'deny'
-        ? {
-            behavior: 'deny',
-            message: `The user denied this ${tool.name} call.${
-              answer.feedback ? ` The user said: ${answer.feedback}` : ''
-            } Do not retry it as is; adjust the approach or ask the user.`,
-          }
+        ? { behavior: 'deny', message: userDenialMessage(tool.name, answer.feedback), reason: 'user' }
         : { behavior: 'allow' };
   }
-  if (decision.behavior === 'deny')
-    return { block: finish(textResult(block.id, decision.message, true), 'error') };
-  if (decision.behavior === 'allow' && decision.updatedInput !== undefined) input = decision.updatedInput;
+  if (decision.behavior !== 'allow') {
+    const message = decision.behavior === 'deny' ? decision.message : `${tool.name} was not allowed to run.`;
+    return { block: finish(textResult(block.id, message, true), 'error') };
+  }
+  if (decision.updatedInput !== undefined) input = decision.updatedInput;
   if (userSignal.aborted) return interrupted();
 
   // 'abort' tools share the user's signal; 'finish' tools get their own so they can complete.

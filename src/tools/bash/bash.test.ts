@@ -115,16 +115,17 @@ describe('BashTool', () => {
     expect(effectiveTimeout(500)).toBe(500);
   });
 
-  it('is read-only and concurrency-safe only for read-only commands', () => {
+  it('is read-only and concurrency-safe only for read-only commands', async () => {
     expect(BashTool.isReadOnly({ command: 'ls -la && git status' })).toBe(true);
     expect(BashTool.isConcurrencySafe({ command: 'cat a.txt | wc -l' })).toBe(true);
     expect(BashTool.isReadOnly({ command: 'echo hi > a.txt' })).toBe(false);
     expect(BashTool.isConcurrencySafe({ command: 'cd src' })).toBe(false);
     expect(BashTool.isReadOnly()).toBe(false);
     expect(BashTool.interruptBehavior()).toBe('abort');
-    expect(
-      BashTool.preparePermissionMatcher?.({ command: 'npm test && ls' }).commands.map((c) => c.argv[0]),
-    ).toEqual(['npm', 'ls']);
+    const matcher = await BashTool.preparePermissionMatcher?.({ command: 'npm test && ls' });
+    expect(matcher?.subcommands.map((c) => c.words[0]?.text)).toEqual(['npm', 'ls']);
+    expect(BashTool.isDestructive({ command: 'rm -rf build' })).toBe(true);
+    expect(BashTool.isDestructive({ command: 'ls -la' })).toBe(false);
   });
 
   it('passes permission decisions to the rules and mode', async () => {

@@ -4,13 +4,11 @@
  */
 import { z } from 'zod';
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS } from '../../core/constants.ts';
+import type { BashPermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, type ToolResultBlockParam } from '../../core/tool.ts';
 import { capOutput } from '../../sandbox/sandbox.ts';
-import {
-  type CommandClassification,
-  classifyCommand,
-  isReadOnlyCommand,
-} from '../shared/command-classify.ts';
+import { isDestructiveCommand, isReadOnlyCommand } from '../shared/command-classify.ts';
+import { analyzeShellCommand } from '../shared/shell-analysis.ts';
 import promptText from './prompt.md?raw';
 
 const PROMPT = promptText
@@ -90,7 +88,7 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
   return { text: parts.join('\n') || '(No output)', isError };
 }
 
-export const BashTool = buildTool<typeof inputSchema, BashOutput, CommandClassification>({
+export const BashTool = buildTool<typeof inputSchema, BashOutput, Promise<BashPermissionMatcher>>({
   name: 'Bash',
   searchHint: 'shell terminal command run execute',
   inputSchema,
@@ -136,9 +134,11 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, CommandClassif
     };
   },
 
+  /** No opinion of its own: the engine checks every sub-command of the parsed line (shell-analysis.ts). */
   checkPermissions: async () => ({ behavior: 'passthrough' }),
-  preparePermissionMatcher: (input) => classifyCommand(input.command),
+  preparePermissionMatcher: (input) => analyzeShellCommand(input.command),
   isReadOnly: (input) => (input ? isReadOnlyCommand(input.command) : false),
+  isDestructive: (input) => (input ? isDestructiveCommand(input.command) : true),
   isConcurrencySafe: (input) => (input ? isReadOnlyCommand(input.command) : false),
   interruptBehavior: () => 'abort',
 

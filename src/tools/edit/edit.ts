@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { WORKSPACE_ROOT } from '../../core/constants.ts';
 import type { ToolUseContext } from '../../core/context.ts';
+import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { changeSnippet } from '../shared/diff.ts';
 import {
@@ -199,6 +200,11 @@ export const EditTool = buildTool({
   prompt: () => PROMPT,
 
   interruptBehavior: () => 'finish',
+  preparePermissionMatcher: (input): FilePermissionMatcher => ({
+    kind: 'file',
+    access: 'write',
+    path: input.file_path,
+  }),
 
   /** Every rule of an edit is checked here, before permission is asked, so a doomed edit is never prompted. */
   async validateInput(input, ctx) {

@@ -7,6 +7,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { GLOB_MAX_RESULTS } from '../../core/constants.ts';
 import type { ToolUseContext } from '../../core/context.ts';
+import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { relativeTo } from '../../sandbox/sandbox.ts';
 import { inputErrorOf, resolveExistingPath, resolveToolPath } from '../shared/paths.ts';
@@ -109,6 +110,14 @@ export const GlobTool = buildTool<typeof inputSchema, GlobOutput>({
   },
 
   checkPermissions: async () => ({ behavior: 'allow' }),
+  /** The directory searched: `path` (default: the cwd) plus the pattern's fixed leading directories. */
+  preparePermissionMatcher: (input): FilePermissionMatcher => {
+    const dirs = input.pattern.split('/').filter(Boolean).slice(0, -1);
+    const stop = dirs.findIndex((s) => /[*?[{]/.test(s));
+    const lead = (stop < 0 ? dirs : dirs.slice(0, stop)).join('/');
+    const base = input.pattern.startsWith('/') ? '' : input.path?.trim() || '.';
+    return { kind: 'file', access: 'read', path: lead || base ? `${base}/${lead}` : '/', directory: true };
+  },
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   interruptBehavior: () => 'abort',

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GREP_DEFAULT_HEAD_LIMIT } from '../../core/constants.ts';
 import type { ToolUseContext } from '../../core/context.ts';
+import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { relativeTo } from '../../sandbox/sandbox.ts';
 import { displayPath, inputErrorOf, resolveExistingPath } from '../shared/paths.ts';
@@ -273,6 +274,13 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
   },
 
   checkPermissions: async () => ({ behavior: 'allow' }),
+  preparePermissionMatcher: (input): FilePermissionMatcher => ({
+    kind: 'file',
+    access: 'read',
+    path: input.path?.trim() || '.',
+    directory: true,
+    readsContents: true,
+  }),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   interruptBehavior: () => 'abort',

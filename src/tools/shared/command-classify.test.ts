@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyCommand,
+  isDestructiveCommand,
   isReadOnlyCommand,
   isSafeSedScript,
   parseCommand,
@@ -229,5 +230,24 @@ describe('isSafeSedScript', () => {
     ['a\\text', false],
   ])('%j → %s', (script, expected) => {
     expect(isSafeSedScript(script)).toBe(expected);
+  });
+});
+
+describe('isDestructiveCommand', () => {
+  it.each([
+    ['rm -rf build', true],
+    ['ls && /bin/rm x', true],
+    ['find . -name "*.tmp" -delete', true],
+    ['git reset --hard HEAD~1', true],
+    ['git push --force origin main', true],
+    ['git clean -fd', true],
+    ['echo hi > notes.md', true],
+    ['echo hi >> notes.md', false],
+    ['ls > /dev/null', false],
+    ['git status && git log', false],
+    ['cat a | wc -l', false],
+    ['echo $(date)', true],
+  ])('%j: %s', (command, expected) => {
+    expect(isDestructiveCommand(command)).toBe(expected);
   });
 });

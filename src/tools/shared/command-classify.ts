@@ -497,7 +497,16 @@ function commandProblem(cmd: SimpleCommand): string | null {
     const problem = redirectProblem(r);
     if (problem) return problem;
   }
-  const [program, ...args] = cmd.words;
+  return programProblem(cmd.words);
+}
+
+/**
+ * Why a program with these arguments (quote-removed words, program first) is not read-only, or null
+ * when it is. Redirections and assignments are the caller's concern. Shared with the permission
+ * matcher's shell analysis (shell-analysis.ts), which parses with just-bash's parser. Never throws.
+ */
+export function programProblem(words: readonly ShellWord[]): string | null {
+  const [program, ...args] = words;
   if (!program) return null;
   if (program.expanded || (program.glob && program.value !== '['))
     return 'the program name expands at run time';
@@ -530,4 +539,36 @@ export function classifyCommand(command: string): CommandClassification {
 /** True only when `classifyCommand` proves the command read-only. Never throws. */
 export function isReadOnlyCommand(command: string): boolean {
   return classifyCommand(command).readOnly;
+}
+
+/** Programs that delete or destroy data. */
+const DESTRUCTIVE_PROGRAMS = words('rm rmdir unlink shred truncate dd mkfs wipefs kill pkill killall');
+
+/** Why a git invocation throws work away, or null. */
+function gitDestroys(args: readonly string[]): boolean {
+  const [sub, ...rest] = args;
+  if (sub === 'clean' || sub === 'restore') return true;
+  if (sub === 'reset') return rest.includes('--hard') || rest.includes('--merge');
+  if (sub === 'checkout') return rest.includes('--') || rest.includes('.') || rest.includes('-f');
+  if (sub === 'push') return rest.some((a) => a === '-f' || a.startsWith('--force') || a === '--delete');
+  if (sub === 'branch') return rest.some((a) => a === '-D' || a === '--delete');
+  return false;
+}
+
+/**
+ * True when a command may delete or overwrite data: rm-like programs, `find -delete`, `git reset --hard`
+ * and friends, `>` onto a file. A line the classifier cannot parse counts as destructive. Never throws.
+ */
+export function isDestructiveCommand(command: string): boolean {
+  const parsed = parseCommand(command);
+  if (!parsed.ok) return true;
+  return parsed.commands.some((cmd) => {
+    if (cmd.redirects.some((r) => (r.op === '>' || r.op === '>|') && r.target !== '/dev/null')) return true;
+    const [program, ...args] = cmd.argv;
+    if (program === undefined) return false;
+    const name = program.slice(program.lastIndexOf('/') + 1);
+    if (DESTRUCTIVE_PROGRAMS.has(name)) return true;
+    if (name === 'find') return args.includes('-delete');
+    return name === 'git' && gitDestroys(args.filter((a) => !a.startsWith('-C')));
+  });
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { WORKSPACE_ROOT } from '../../core/constants.ts';
 import type { ToolUseContext } from '../../core/context.ts';
+import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { changeSnippet, languageOf } from '../shared/diff.ts';
 import {
@@ -91,6 +92,11 @@ export const WriteTool = buildTool({
   prompt: () => PROMPT,
 
   interruptBehavior: () => 'finish',
+  preparePermissionMatcher: (input): FilePermissionMatcher => ({
+    kind: 'file',
+    access: 'write',
+    path: input.file_path,
+  }),
 
   /** Refuses a path outside the workspace, a directory, an unread file and a file changed since read. */
   async validateInput(input, ctx) {

@@ -1,0 +1,409 @@
+/**
+ * The permission engine: decides whether one tool call may run. The order (first match decides):
+ *
+ * 1. deny rules, 2. ask rules (and commands that might match a deny or ask rule: parts only known at
+ * run time), 3. the tool's own `checkPermissions` plus what the engine checks for every tool (safety
+ * paths, unparseable commands, read-only Bash), 4. the mode (`bypassPermissions` allows, `plan`
+ * refuses what is not read-only, `acceptEdits` allows workspace edits), 5. allow rules, 6. ask.
+ * `dontAsk` turns every ask into a deny.
+ *
+ * A Bash command is split into sub-commands (see tools/shared/shell-analysis.ts): a deny or ask rule
+ * matching any of them decides, and the command is allowed only when every sub-command is.
+ */
+import type { AnyTool } from '../tool.ts';
+import {
+  code,
+  dontAskMessage,
+  planModeMessage,
+  ruleDenialMessage,
+  suggestBashRule,
+  suggestFileRule,
+} from './messages.ts';
+import { fileRuleMatches, isInside, resolvePath, safetyPathReason } from './paths.ts';
+import { ruleAppliesTo, wholeToolRuleMatches } from './rules.ts';
+import type { RuleMatch } from './shell-rules.ts';
+import {
+  allowRuleFor,
+  fileRuleMatchesRef,
+  matchCommand,
+  type PathEnv,
+  refInWorkspace,
+  resolveRef,
+  ruleMayMatchBelow,
+  showPath,
+} from './subjects.ts';
+import type {
+  BashPermissionMatcher,
+  FilePermissionMatcher,
+  PermissionBehavior,
+  PermissionContext,
+  PermissionMatcher,
+  PermissionMode,
+  PermissionResult,
+  PermissionRule,
+  ShellPathRef,
+  ShellSubcommand,
+} from './types.ts';
+
+/** Tools plan mode allows besides read-only ones (none exist yet; kept so plan tools just work). */
+export const PLAN_MODE_TOOLS: ReadonlySet<string> = new Set(['ExitPlanMode', 'EnterPlanMode', 'TodoWrite']);
+
+type Ask = Extract<PermissionResult, { behavior: 'ask' }>;
+type Deny = Extract<PermissionResult, { behavior: 'deny' }>;
+
+const allow = (reason: string): PermissionResult => ({ behavior: 'allow', reason });
+const deny = (message: string, reason: string): Deny => ({ behavior: 'deny', message, reason });
+const ask = (message: string, reason: string, suggestedRule?: string): Ask => ({
+  behavior: 'ask',
+  message,
+  reason,
+  ...(suggestedRule ? { suggestedRule } : {}),
+});
+
+/** The rules that concern one call, by kind. */
+interface RuleBook {
+  /** Whole-tool rules naming this tool (or its MCP server). */
+  whole: Record<PermissionBehavior, PermissionRule[]>;
+  /** Content rules of this tool's family (Bash rules for Bash, Read rules for Glob...). */
+  content: Record<PermissionBehavior, PermissionRule[]>;
+  /** Read rules (what Bash reads). */
+  read: Record<PermissionBehavior, PermissionRule[]>;
+  /** Edit and Write rules (what Bash writes). */
+  write: Record<PermissionBehavior, PermissionRule[]>;
+}
+
+function byBehavior(rules: readonly PermissionRule[]): Record<PermissionBehavior, PermissionRule[]> {
+  return {
+    deny: rules.filter((r) => r.behavior === 'deny'),
+    ask: rules.filter((r) => r.behavior === 'ask'),
+    allow: rules.filter((r) => r.behavior === 'allow'),
+  };
+}
+
+function ruleBook(rules: readonly PermissionRule[], tool: AnyTool): RuleBook {
+  const content = rules.filter((r) => r.value.ruleContent !== undefined);
+  return {
+    whole: byBehavior(rules.filter((r) => wholeToolRuleMatches(r.value, tool))),
+    content: byBehavior(content.filter((r) => ruleAppliesTo(r.value.toolName, tool.name))),
+    read: byBehavior(content.filter((r) => r.value.toolName === 'Read')),
+    write: byBehavior(content.filter((r) => r.value.toolName === 'Edit' || r.value.toolName === 'Write')),
+  };
+}
+
+/** A rule hit: which rule, how sure, and what it matched (for the message). */
+interface Hit {
+  rule: PermissionRule;
+  match: RuleMatch;
+  subject: string;
+}
+
+const better = (a: Hit | undefined, b: Hit | undefined): Hit | undefined =>
+  !a ? b : !b ? a : a.match === 'yes' || b.match !== 'yes' ? a : b;
+
+/** The strongest hit of deny or ask rules on a Bash command: its sub-commands and the files they touch. */
+function bashHit(
+  m: BashPermissionMatcher,
+  book: RuleBook,
+  behavior: 'deny' | 'ask',
+  env: PathEnv,
+): Hit | undefined {
+  let best: Hit | undefined;
+  const fileHit = (
+    rules: PermissionRule[],
+    refs: readonly ShellPathRef[],
+    src: string,
+    recursive: boolean,
+  ): Hit | undefined => {
+    let found: Hit | undefined;
+    for (const ref of refs) {
+      for (const rule of rules) {
+        const match = fileRuleMatchesRef(rule, ref, env, true, recursive);
+        if (match === 'no') continue;
+        found = better(found, { rule, match, subject: `${code(ref.text)} in ${code(src)}` });
+        if (found?.match === 'yes') return found;
+      }
+    }
+    return found;
+  };
+  for (const sub of m.subcommands) {
+    const cmd = matchCommand(book.content[behavior], sub);
+    if (cmd.rule) best = better(best, { rule: cmd.rule, match: cmd.match, subject: code(sub.source) });
+    const recursive = sub.recursive === true;
+    best = better(best, fileHit(book.read[behavior], sub.reads, sub.source, false));
+    best = better(best, fileHit(book.read[behavior], sub.paths, sub.source, recursive));
+    best = better(best, fileHit(book.write[behavior], sub.writes, sub.source, false));
+    if (!sub.readOnly) best = better(best, fileHit(book.write[behavior], sub.paths, sub.source, recursive));
+    if (best?.match === 'yes') return best;
+  }
+  return best;
+}
+
+/** The hit of deny or ask rules on a file a tool reads or writes. */
+function fileHit(
+  m: FilePermissionMatcher,
+  book: RuleBook,
+  behavior: 'deny' | 'ask',
+  env: PathEnv,
+): Hit | undefined {
+  const abs = resolvePath(env.cwd, m.path, env.home);
+  let maybe: Hit | undefined;
+  for (const rule of book.content[behavior]) {
+    const content = rule.value.ruleContent as string;
+    if (fileRuleMatches(content, abs, { ...env, ignoreCase: true, directory: m.directory })) {
+      return { rule, match: 'yes', subject: showPath(abs, env) };
+    }
+    if (m.readsContents && ruleMayMatchBelow(content, abs, env)) {
+      maybe ??= { rule, match: 'maybe', subject: `the files under ${showPath(abs, env)}` };
+    }
+  }
+  return maybe;
+}
+
+function ruleHit(
+  matcher: PermissionMatcher | undefined,
+  book: RuleBook,
+  behavior: 'deny' | 'ask',
+  env: PathEnv,
+): Hit | undefined {
+  const whole = book.whole[behavior][0];
+  if (whole) return { rule: whole, match: 'yes', subject: '' };
+  if (matcher?.kind === 'bash') return bashHit(matcher, book, behavior, env);
+  if (matcher?.kind === 'file') return fileHit(matcher, book, behavior, env);
+  return undefined;
+}
+
+/** Safety-path problems of what a call writes: asks even in bypassPermissions mode. */
+function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): string | null {
+  if (matcher?.kind === 'file') {
+    if (matcher.access !== 'write') return null;
+    const reason = safetyPathReason(resolvePath(env.cwd, matcher.path, env.home));
+    return reason ? `Writing here always needs your approval: ${reason}.` : null;
+  }
+  if (matcher?.kind !== 'bash') return null;
+  for (const sub of matcher.subcommands) {
+    const refs = sub.readOnly ? sub.writes : [...sub.writes, ...sub.paths];
+    for (const ref of refs) {
+      const paths = resolveRef({ ...env }, ref);
+      const mustKnow = sub.writes.includes(ref) || sub.fileOnly;
+      if (paths === null) {
+        if (mustKnow) {
+          return `${code(sub.source)} writes to a path only known when it runs (${code(ref.text)}), which could be a protected file.`;
+        }
+        continue;
+      }
+      for (const abs of paths) {
+        const reason = safetyPathReason(abs);
+        if (reason)
+          return `${code(sub.source)} changes a protected path and always needs your approval: ${reason}.`;
+      }
+    }
+  }
+  return null;
+}
+
+/** The mode and rules in force for one decision. */
+export interface DecisionInput {
+  tool: AnyTool;
+  input: unknown;
+  permCtx: PermissionContext;
+  rules: readonly PermissionRule[];
+}
+
+/** The tool's matcher, or a marker that preparing it failed (Bash: the engine then asks). */
+async function prepareMatcher(
+  tool: AnyTool,
+  input: unknown,
+): Promise<PermissionMatcher | undefined | 'failed'> {
+  if (!tool.preparePermissionMatcher) return undefined;
+  try {
+    const m = (await tool.preparePermissionMatcher(input as never)) as PermissionMatcher | undefined;
+    return m && (m.kind === 'bash' || m.kind === 'file') ? m : undefined;
+  } catch {
+    return 'failed';
+  }
+}
+
+/** What of a sub-command read-only-ness, the mode and the allow rules leave unapproved. */
+type SubProblem = { kind: 'command' } | { kind: 'write'; ref: ShellPathRef } | null;
+
+function subProblem(sub: ShellSubcommand, book: RuleBook, env: PathEnv, mode: PermissionMode): SubProblem {
+  if (sub.container) return null;
+  const acceptEdits = mode === 'acceptEdits';
+  const commandOk =
+    sub.readOnly ||
+    (acceptEdits && sub.fileOnly && fileOnlyInWorkspace(sub, env)) ||
+    allowRuleFor(book.content.allow, sub) !== undefined;
+  if (!commandOk) return { kind: 'command' };
+  for (const ref of sub.writes) {
+    const ok =
+      (acceptEdits && refInWorkspace(ref, env)) ||
+      (!ref.glob && book.write.allow.some((rule) => fileRuleMatchesRef(rule, ref, env, false) === 'yes'));
+    if (!ok) return { kind: 'write', ref };
+  }
+  return null;
+}
+
+/** mkdir/touch/mv/cp/rm whose every path is a known path inside the workspace (rm/mv not of the root). */
+function fileOnlyInWorkspace(sub: ShellSubcommand, env: PathEnv): boolean {
+  if (sub.paths.length === 0) return false;
+  return sub.paths.every((ref) => {
+    if (!refInWorkspace(ref, env)) return false;
+    const paths = resolveRef(env, ref) ?? [];
+    return !(sub.words[0]?.text === 'rm' || sub.words[0]?.text === 'mv') || !paths.includes(env.root);
+  });
+}
+
+/** What of a Bash command needs approval, and the rule "allow always" would add for the first part. */
+function bashAsk(m: BashPermissionMatcher, book: RuleBook, env: PathEnv, mode: PermissionMode): Ask | null {
+  const parts: string[] = [];
+  let suggestion: string | undefined;
+  for (const sub of m.subcommands) {
+    const problem = subProblem(sub, book, env, mode);
+    if (!problem) continue;
+    if (problem.kind === 'command') {
+      parts.push(code(sub.source));
+      const text = sub.allowTexts[sub.allowTexts.length - 1];
+      if (parts.length === 1 && text !== undefined) suggestion = suggestBashRule(text);
+    } else {
+      parts.push(`writing ${code(problem.ref.text)}`);
+      const abs = resolveRef(env, problem.ref)?.[0];
+      if (parts.length === 1 && abs && !problem.ref.glob) suggestion = suggestFileRule('Edit', abs, env.root);
+    }
+  }
+  if (parts.length === 0) return null;
+  const list = [...new Set(parts)].slice(0, 5).join(', ');
+  return ask(
+    `This command needs your approval for ${list}.`,
+    'not allowed by a rule or the mode',
+    suggestion,
+  );
+}
+
+/** Everything but the dontAsk conversion. */
+async function decideInner(d: DecisionInput, mode: PermissionMode): Promise<PermissionResult> {
+  const { tool, input, permCtx } = d;
+  const env: PathEnv = { root: permCtx.root, cwd: permCtx.cwd, home: permCtx.home ?? permCtx.root };
+  const prepared = await prepareMatcher(tool, input);
+  const matcher = prepared === 'failed' ? undefined : prepared;
+  const book = ruleBook(d.rules, tool);
+
+  // 1-2. Deny rules, ask rules, and what might match them.
+  const denied = ruleHit(matcher, book, 'deny', env);
+  if (denied?.match === 'yes') {
+    return deny(
+      ruleDenialMessage(tool.name, denied.rule, denied.subject || undefined),
+      `deny rule ${denied.rule.text}`,
+    );
+  }
+  const asked = ruleHit(matcher, book, 'ask', env);
+  if (asked?.match === 'yes') {
+    const about = asked.subject ? ` It matches ${asked.subject}.` : '';
+    return ask(
+      `The ${asked.rule.source} ask rule ${asked.rule.text} asks before this call.${about}`,
+      'ask rule',
+    );
+  }
+  const maybe = denied ?? asked;
+  if (maybe) {
+    return ask(
+      `${maybe.subject || 'This call'} might match the ${maybe.rule.source} ${maybe.rule.behavior} rule ${maybe.rule.text}: what it runs or touches is only known when it runs (a variable, a glob, a script, or a whole directory).`,
+      'might match a rule',
+    );
+  }
+
+  // 3. The tool's own check, the safety paths, commands that cannot be parsed.
+  let own: PermissionResult;
+  try {
+    own = await tool.checkPermissions(input as never, { ...permCtx, mode });
+  } catch (err) {
+    return deny(
+      `Permission check of ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`,
+      'error',
+    );
+  }
+  if (own.behavior === 'deny') return own;
+  if (own.behavior === 'ask') return own;
+  if (prepared === 'failed' || (matcher?.kind === 'bash' && !matcher.parsed)) {
+    const why = matcher?.kind === 'bash' && matcher.parseError ? ` (${matcher.parseError})` : '';
+    return ask(
+      `This command could not be parsed${why}, so it cannot be checked against the rules.`,
+      'unparseable',
+    );
+  }
+  const safety = safetyProblem(matcher, env);
+  if (safety) return ask(safety, 'safety path');
+  if (own.behavior === 'allow') return own;
+  if (matcher?.kind === 'bash' && matcher.readOnly) return allow('read-only command');
+
+  // 4. The mode.
+  const readOnly = matcher?.kind === 'bash' ? matcher.readOnly : safeReadOnly(tool, input);
+  if (mode === 'bypassPermissions') return allow('bypassPermissions mode');
+  if (mode === 'plan' && !readOnly && !PLAN_MODE_TOOLS.has(tool.name)) {
+    const subject =
+      matcher?.kind === 'bash' ? code(matcher.command) : matcher?.kind === 'file' ? matcher.path : '';
+    return deny(planModeMessage(tool.name, subject || undefined), 'plan mode');
+  }
+  if (mode === 'acceptEdits' && matcher?.kind === 'file' && matcher.access === 'write') {
+    if (isInside(env.root, resolvePath(env.cwd, matcher.path, env.home))) return allow('acceptEdits mode');
+  }
+
+  // 5. Allow rules (for Bash: every sub-command approved by read-only-ness, the mode or a rule).
+  const whole = book.whole.allow[0];
+  if (whole) return allow(`allow rule ${whole.text}`);
+  if (matcher?.kind === 'bash') {
+    return bashAsk(matcher, book, env, mode) ?? allow('every sub-command is allowed');
+  }
+  if (matcher?.kind === 'file') {
+    const abs = resolvePath(env.cwd, matcher.path, env.home);
+    const rule = book.content.allow.find((r) =>
+      fileRuleMatches(r.value.ruleContent as string, abs, {
+        ...env,
+        ignoreCase: false,
+        directory: matcher.directory,
+      }),
+    );
+    if (rule) return allow(`allow rule ${rule.text}`);
+    // 6. Ask.
+    const verb = matcher.access === 'write' ? 'change' : 'read';
+    return ask(
+      `${tool.name} wants to ${verb} ${showPath(abs, env)}.`,
+      'not allowed by a rule or the mode',
+      suggestFileRule(tool.name, abs, env.root),
+    );
+  }
+  const message = own.behavior === 'passthrough' && own.message ? own.message : `Allow ${tool.name}?`;
+  return ask(message, 'not allowed by a rule or the mode', tool.name);
+}
+
+function safeReadOnly(tool: AnyTool, input: unknown): boolean {
+  try {
+    return tool.isReadOnly(input as never) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Decides one call. Never throws: a failure of the tool's own check denies. In `dontAsk` mode every
+ * ask becomes a deny that says why.
+ */
+export async function decidePermission(d: DecisionInput): Promise<PermissionResult> {
+  const mode = d.permCtx.mode;
+  let result: PermissionResult;
+  try {
+    result = await decideInner(d, mode);
+  } catch (err) {
+    result = deny(`Permission check failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
+  }
+  if (result.behavior === 'passthrough') {
+    result = ask(
+      result.message ?? `${d.tool.name} is not allowed by a rule yet.`,
+      'passthrough',
+      d.tool.name,
+    );
+  }
+  if (result.behavior === 'ask' && mode === 'dontAsk') {
+    return deny(dontAskMessage(d.tool.name, result.message), 'dontAsk mode');
+  }
+  return result;
+}

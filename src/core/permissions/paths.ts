@@ -1,0 +1,154 @@
+/**
+ * Path helpers of the permission engine (POSIX paths, no file system access), file rule matching with
+ * gitignore semantics (the `ignore` package), and the safety paths that always ask before a write.
+ */
+import ignore, { type Ignore } from 'ignore';
+
+/** Normalizes an absolute POSIX path: resolves `.` and `..`, removes duplicate and trailing slashes. */
+export function normalizeAbsolute(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
+ * Resolves a path as a shell or a tool would: `~` and `~/...` from `home`, absolute as is, anything else
+ * from `cwd`. Never throws.
+ */
+export function resolvePath(cwd: string, path: string, home: string): string {
+  if (path === '~' || path.startsWith('~/')) return normalizeAbsolute(`${home}/${path.slice(1)}`);
+  return normalizeAbsolute(path.startsWith('/') ? path : `${cwd}/${path}`);
+}
+
+/** True when `abs` is `dir` or inside it. */
+export function isInside(dir: string, abs: string): boolean {
+  const d = normalizeAbsolute(dir);
+  return abs === d || abs.startsWith(d === '/' ? '/' : `${d}/`);
+}
+
+/** `abs` relative to `dir` ('' for dir itself), or null when it is outside. */
+export function relativeInside(dir: string, abs: string): string | null {
+  const d = normalizeAbsolute(dir);
+  if (abs === d) return '';
+  if (d === '/') return abs.slice(1);
+  return abs.startsWith(`${d}/`) ? abs.slice(d.length + 1) : null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// File rules
+
+/**
+ * Where a file rule's pattern is rooted: `//path` at the file system root, `~/path` at home, `/path` and
+ * `./path` at the workspace root (anchored), anything else at the workspace root with gitignore's
+ * matching at any depth (`.env` matches `a/b/.env`).
+ */
+export function ruleBase(content: string, root: string, home: string): { base: string; pattern: string } {
+  if (content.startsWith('//')) return { base: '/', pattern: content.slice(1) };
+  if (content.startsWith('~/')) return { base: home, pattern: content.slice(1) };
+  if (content.startsWith('./')) return { base: root, pattern: content.slice(1) };
+  return { base: root, pattern: content };
+}
+
+const matchers = new Map<string, Ignore>();
+
+function matcherFor(pattern: string, ignoreCase: boolean): Ignore {
+  const key = `${ignoreCase ? 'i' : 's'}:${pattern}`;
+  let m = matchers.get(key);
+  if (!m) {
+    m = ignore({ ignorecase: ignoreCase }).add(pattern);
+    if (matchers.size > 500) matchers.clear();
+    matchers.set(key, m);
+  }
+  return m;
+}
+
+/** A name no real file has: probing `dir/<it>` asks whether a rule covers what is inside `dir`. */
+const CHILD_PROBE = '\u2063tabcode-probe';
+
+export interface FileRuleMatchOptions {
+  root: string;
+  home: string;
+  /** Deny and ask rules match case-insensitively (the safe side); allow rules exactly. */
+  ignoreCase: boolean;
+  /** The path is a directory searched recursively: a rule about anything inside it matches too. */
+  directory?: boolean;
+}
+
+/** True when a file rule's content matches the absolute path `abs`. Never throws. */
+export function fileRuleMatches(content: string, abs: string, opts: FileRuleMatchOptions): boolean {
+  const { base, pattern } = ruleBase(content, opts.root, opts.home);
+  const rel = relativeInside(base, abs);
+  if (rel === null) return false;
+  const m = matcherFor(pattern, opts.ignoreCase);
+  try {
+    if (rel === '') return opts.directory === true && m.ignores(CHILD_PROBE);
+    if (m.ignores(rel)) return true;
+    if (!opts.directory) return false;
+    return m.ignores(`${rel}/`) || m.ignores(`${rel}/${CHILD_PROBE}`);
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Safety paths
+
+const SAFETY_DIRS = new Set(['.git', '.tabcode']);
+
+/** Files a shell reads at start-up, plus git's own config files: writing them changes later commands. */
+const SAFETY_FILES = new Set([
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
+  '.zlogout',
+  '.kshrc',
+  '.cshrc',
+  '.tcshrc',
+  '.inputrc',
+  '.envrc',
+  '.gitconfig',
+  '.gitmodules',
+]);
+
+/** Zero-width and other invisible format characters people use to disguise names. */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+
+/** A name folded for comparison: compatibility forms (full-width...), invisible characters, case. */
+export function foldName(name: string): string {
+  return name.normalize('NFKC').replace(INVISIBLE, '').toLowerCase();
+}
+
+/** Cyrillic and Greek letters that look like Latin ones, and the Latin letters they imitate. */
+const LOOKALIKE_FROM = 'авеѕіјкмнорстухһԁɡαειқκνορτυχ';
+const LOOKALIKE_TO = 'abesijkmhopctyxhdgaeikkvoptux';
+
+/** `foldName`, then look-alike letters replaced by the Latin ones (`rм` → `rm`): for deny matching. */
+export function foldLookalikes(text: string): string {
+  return foldName(text).replace(/[\u0080-\uffff]/g, (c) => {
+    const k = LOOKALIKE_FROM.indexOf(c);
+    return k >= 0 ? LOOKALIKE_TO[k] : c;
+  });
+}
+
+/**
+ * Why writing `abs` always needs the user's approval (even in bypassPermissions mode), or null: it is
+ * under a `.git/` or `.tabcode/` directory, or a shell start-up file. Compared case-insensitively.
+ */
+export function safetyPathReason(abs: string): string | null {
+  const segs = abs.split('/').filter(Boolean).map(foldName);
+  const dir = segs.find((s) => SAFETY_DIRS.has(s));
+  if (dir) return `${abs} is inside a ${dir}/ directory`;
+  const base = segs[segs.length - 1];
+  if (base && SAFETY_FILES.has(base)) return `${abs} is a shell start-up or git config file`;
+  return null;
+}

@@ -1,0 +1,153 @@
+/**
+ * Matching rules against what a call touches: files (gitignore-style rules, with run-time and glob paths
+ * treated as "maybe") and shell sub-commands (every form of each, see shell-rules.ts).
+ */
+import picomatch from 'picomatch';
+import { fileRuleMatches, isInside, relativeInside, resolvePath, ruleBase } from './paths.ts';
+import { matchShellRule, type RuleMatch } from './shell-rules.ts';
+import type { PermissionRule, ShellPathRef, ShellSubcommand } from './types.ts';
+
+/** Where paths resolve. */
+export interface PathEnv {
+  root: string;
+  cwd: string;
+  home: string;
+}
+
+/** Most directories a line's `cd`s may leave a command in before the engine gives up (unknown). */
+const MAX_CWDS = 64;
+
+/** The directories a command may run in, given the `cd`s before it (null: unknown). */
+export function candidateCwds(env: PathEnv, trail: readonly string[] | null): string[] | null {
+  if (trail === null) return null;
+  let set = [env.cwd];
+  for (const target of trail) {
+    set = [...new Set([...set, ...set.map((c) => resolvePath(c, target, env.home))])];
+    if (set.length > MAX_CWDS) return null;
+  }
+  return set;
+}
+
+/** The absolute paths a path reference may name, or null when that is only known at run time. */
+export function resolveRef(env: PathEnv, ref: ShellPathRef): string[] | null {
+  if (ref.dynamic) return null;
+  const t = ref.text;
+  if (t.startsWith('/') || t === '~' || t.startsWith('~/')) return [resolvePath(env.cwd, t, env.home)];
+  const cwds = candidateCwds(env, ref.cdTrail);
+  return cwds ? [...new Set(cwds.map((c) => resolvePath(c, t, env.home)))] : null;
+}
+
+const GLOB_CHARS = /[*?[]/;
+
+/**
+ * Whether a rule may match some path strictly below `dir` (what a recursive read or write of `dir`
+ * touches): a name pattern (`.env`, `*.key`) may match at any depth; an anchored one only when its
+ * leading directories can lead into `dir`.
+ */
+export function ruleMayMatchBelow(content: string, dir: string, env: PathEnv): boolean {
+  const { base, pattern } = ruleBase(content, env.root, env.home);
+  const relDir = relativeInside(base, dir);
+  if (relDir === null) return relativeInside(dir, base) !== null;
+  const p = pattern.replace(/\/+$/, '');
+  if (!p.includes('/')) return true;
+  const segs = p.replace(/^\//, '').split('/');
+  const dirSegs = relDir === '' ? [] : relDir.split('/');
+  for (let i = 0; i < dirSegs.length; i++) {
+    const ps = segs[i];
+    if (ps === undefined) return false;
+    if (ps === '**') return true;
+    if (!picomatch(ps, { dot: true, nocase: true })(dirSegs[i])) return false;
+  }
+  return segs.length > dirSegs.length;
+}
+
+/**
+ * Whether a glob argument (`src/*.ts`, `.e*`, `secr*\/key`) may expand to a path the rule matches.
+ * A glob in a directory part may reach anything below the fixed part; a glob in the last part may name
+ * any file of its directory the rule covers.
+ */
+function globMayMatch(content: string, abs: string, env: PathEnv, ignoreCase: boolean): boolean {
+  const segs = abs.split('/').filter(Boolean);
+  const k = segs.findIndex((s) => GLOB_CHARS.test(s));
+  const dir = `/${segs.slice(0, k).join('/')}`;
+  if (k < segs.length - 1) return ruleMayMatchBelow(content, dir, env);
+  if (fileRuleMatches(content, dir, { ...env, ignoreCase, directory: true })) return true;
+  const { pattern } = ruleBase(content, env.root, env.home);
+  const last = pattern.replace(/\/+$/, '').split('/').pop() ?? '';
+  if (GLOB_CHARS.test(last)) return ruleMayMatchBelow(content, dir, env);
+  try {
+    if (!picomatch(segs[k], { dot: true, nocase: ignoreCase })(last)) return false;
+  } catch {
+    return true;
+  }
+  return fileRuleMatches(content, `${dir === '/' ? '' : dir}/${last}`, { ...env, ignoreCase });
+}
+
+/**
+ * How a file rule matches a path reference of a shell command: 'maybe' when the path is only known at
+ * run time, is a glob that may expand to a matching path, or is a tree a recursive command goes through.
+ */
+export function fileRuleMatchesRef(
+  rule: PermissionRule,
+  ref: ShellPathRef,
+  env: PathEnv,
+  ignoreCase: boolean,
+  recursive = false,
+): RuleMatch {
+  const content = rule.value.ruleContent;
+  if (content === undefined) return 'yes';
+  const paths = resolveRef(env, ref);
+  if (paths === null) return 'maybe';
+  let result: RuleMatch = 'no';
+  for (const abs of paths) {
+    if (fileRuleMatches(content, abs, { ...env, ignoreCase, directory: recursive })) return 'yes';
+    if (ref.glob && globMayMatch(content, abs, env, ignoreCase)) result = 'maybe';
+    if (recursive && ruleMayMatchBelow(content, abs, env)) result = 'maybe';
+  }
+  return result;
+}
+
+/** The strongest match of `rules` against a sub-command's forms, and the rule that gave it. */
+export function matchCommand(
+  rules: readonly PermissionRule[],
+  sub: ShellSubcommand,
+): { match: RuleMatch; rule?: PermissionRule } {
+  let maybe: PermissionRule | undefined;
+  for (const rule of rules) {
+    const content = rule.value.ruleContent;
+    if (content === undefined) return { match: 'yes', rule };
+    for (const form of sub.denyForms) {
+      const m = matchShellRule(content, form);
+      if (m === 'yes') return { match: 'yes', rule };
+      if (m === 'maybe') maybe ??= rule;
+    }
+  }
+  return maybe ? { match: 'maybe', rule: maybe } : { match: 'no' };
+}
+
+/** True when an allow rule matches one of the texts a sub-command may be allowed by. */
+export function allowRuleFor(
+  rules: readonly PermissionRule[],
+  sub: ShellSubcommand,
+): PermissionRule | undefined {
+  return rules.find((rule) => {
+    const content = rule.value.ruleContent;
+    if (content === undefined) return true;
+    return sub.allowTexts.some(
+      (text) => matchShellRule(content, [{ text, dynamic: false, glob: false }]) === 'yes',
+    );
+  });
+}
+
+/** Every path the reference may name is inside the workspace (null: unknown or a glob). */
+export function refInWorkspace(ref: ShellPathRef, env: PathEnv): boolean {
+  if (ref.glob) return false;
+  const paths = resolveRef(env, ref);
+  return paths?.every((abs) => isInside(env.root, abs)) ?? false;
+}
+
+/** The path as the workspace sees it (relative when inside), for messages. */
+export function showPath(abs: string, env: PathEnv): string {
+  const rel = relativeInside(env.root, abs);
+  return rel === null || rel === '' ? abs : rel;
+}

@@ -1,0 +1,122 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell commands, not templates
+import { describe, expect, it } from 'vitest';
+import { analyzeShellCommand } from './shell-analysis.ts';
+
+/** The programs a line runs, in the order the analysis lists them (nested scripts before their host). */
+async function programs(command: string): Promise<string[]> {
+  const m = await analyzeShellCommand(command);
+  expect(m.parsed, m.parseError).toBe(true);
+  return m.subcommands.map((s) => s.words.map((w) => (w.dynamic ? '<?>' : w.text)).join(' '));
+}
+
+describe('splitting a command line into what it runs', () => {
+  it.each([
+    ['a && b || c; d | e |& f', ['a', 'b', 'c', 'd', 'e', 'f']],
+    ['(a; (b)) && { c; }', ['a', 'b', 'c']],
+    ['echo $(a) `b` "$(c)"', ['a', 'b', 'c', 'echo <?> <?> <?>']],
+    ['diff <(a) >(b)', ['a', 'b', 'diff <?> <?>']],
+    ['x=$(a) y', ['a', 'y']],
+    ['if a; then b; elif c; then d; else e; fi', ['a', 'b', 'c', 'd', 'e']],
+    ['for i in $(a); do b "$i"; done', ['a', 'b <?>']],
+    ['while a; do b; done; until c; do d; done', ['a', 'b', 'c', 'd']],
+    ['case $(a) in x) b;; *) c;; esac', ['a', 'b', 'c']],
+    ['f() { a; }; f', ['a', '', 'f']],
+    ["bash -c 'a && b'", ['a', 'b', 'bash -c a && b']],
+    ['sh -ec "a"', ['a', 'sh -ec a']],
+    ['eval "a; b"', ['a', 'b', 'eval a; b']],
+    ['env -S "a b" c', ['a b c', 'c']],
+    ['bash <<EOF\na\nb\nEOF', ['a', 'b', 'bash']],
+    ['trap "a" EXIT', ['a', 'trap a EXIT']],
+    ["alias x='a | b'", ['a', 'b', 'alias x=a | b']],
+    ['command a; builtin b; env c; timeout 5 d; nice -n 2 e; nohup f', ['a', 'b', 'c', 'd', 'e', 'f']],
+    ['sudo -u me env FOO=1 a x', ['a x']],
+    ['ls | xargs -n1 a', ['ls', 'a <?>']],
+    ['ls | xargs -I{} a {} b', ['ls', 'a <?> b']],
+    ['echo $((1 + $(a)))', ['a', 'echo <?>']],
+    ['ls # ; a', ['ls']],
+  ])('%j', async (command, expected) => {
+    expect(await programs(command)).toEqual(expected);
+  });
+
+  it('shells without visible code, eval of run-time text and source are opaque', async () => {
+    for (const command of [
+      'sh script.sh',
+      'echo a | bash',
+      'eval "$X"',
+      'bash -c "$X"',
+      'source x.sh',
+      '. x.sh',
+    ]) {
+      const m = await analyzeShellCommand(command);
+      expect(
+        m.subcommands.some((s) => s.opaque),
+        command,
+      ).toBe(true);
+      expect(m.readOnly).toBe(false);
+    }
+  });
+
+  it('what the parser refuses is unparseable (the engine asks)', async () => {
+    for (const command of ['echo "open', 'if true; then', ')', 'coproc x', 'echo $(ls']) {
+      const m = await analyzeShellCommand(command);
+      expect(m.parsed, command).toBe(false);
+      expect(m.parseError).toBeTruthy();
+    }
+  });
+});
+
+describe('what a command touches', () => {
+  it('redirections to files are writes; /dev/null and fd duplication are not', async () => {
+    const m = await analyzeShellCommand(
+      'a > out 2>&1; b >> log 2>/dev/null; c &> all; d < in; e >&2; f >| x',
+    );
+    const writes = m.subcommands.flatMap((s) => s.writes.map((w) => w.text));
+    expect(writes).toEqual(['out', 'log', 'all', 'x']);
+    expect(m.subcommands.flatMap((s) => s.reads.map((r) => r.text))).toEqual(['in']);
+    const compound = await analyzeShellCommand('{ ls; } > listing.txt');
+    expect(compound.subcommands.flatMap((s) => s.writes.map((w) => w.text))).toEqual(['listing.txt']);
+    expect(compound.readOnly).toBe(false);
+  });
+
+  it('read-only only when every part is read-only and nothing is written', async () => {
+    expect((await analyzeShellCommand('ls -la && cat a | grep x | wc -l')).readOnly).toBe(true);
+    expect((await analyzeShellCommand('echo $(cat a) && cd src && pwd')).readOnly).toBe(true);
+    expect((await analyzeShellCommand('timeout 5 ls')).readOnly).toBe(true);
+    expect((await analyzeShellCommand('find . -name x | xargs grep -n y')).readOnly).toBe(true);
+    expect((await analyzeShellCommand('ls > out')).readOnly).toBe(false);
+    expect((await analyzeShellCommand('echo $(rm a)')).readOnly).toBe(false);
+    expect((await analyzeShellCommand('find . -delete')).readOnly).toBe(false);
+    expect((await analyzeShellCommand('FOO=1 ls')).readOnly).toBe(false);
+  });
+
+  it('file arguments, with the cd targets that may have moved the command', async () => {
+    const m = await analyzeShellCommand('cd src && rm a.ts; (cd /tmp); cp b c; cd $X; touch d');
+    const byProgram = Object.fromEntries(
+      m.subcommands
+        .filter((s) => s.words.length > 0)
+        .map((s) => [s.words[0].text, s.paths.map((p) => [p.text, p.cdTrail])]),
+    );
+    expect(byProgram.rm).toEqual([['a.ts', ['src']]]);
+    expect(byProgram.cp).toEqual([
+      ['b', ['src']],
+      ['c', ['src']],
+    ]);
+    expect(byProgram.touch).toEqual([['d', null]]);
+    const grep = await analyzeShellCommand('grep -rn pattern src');
+    expect(grep.subcommands[0].paths.map((p) => p.text)).toEqual(['src']);
+    expect(grep.subcommands[0].recursive).toBe(true);
+    const echo = await analyzeShellCommand('echo .env');
+    expect(echo.subcommands[0].paths).toEqual([]);
+  });
+
+  it('file-only commands and allow texts', async () => {
+    const m = await analyzeShellCommand('timeout 60 npm test && mkdir -p out && FOO=1 make && npm run $T');
+    expect(m.subcommands.map((s) => s.allowTexts)).toEqual([
+      ['timeout 60 npm test', 'npm test'],
+      ['mkdir -p out'],
+      [],
+      [],
+    ]);
+    expect(m.subcommands.map((s) => s.fileOnly)).toEqual([false, true, false, false]);
+  });
+});
