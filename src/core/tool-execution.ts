@@ -161,10 +161,17 @@ export async function runToolCall(
   if (userSignal.aborted) return interrupted();
   const { tool, parsed } = call;
   if (!tool) {
-    const names = deps.tools.map((t) => t.name).join(', ');
+    // Name the built-ins only: with hundreds of MCP tools a full list would flood the context.
+    const builtIns = deps.tools.filter((t) => !t.isMcp).map((t) => t.name);
+    const mcpCount = deps.tools.length - builtIns.length;
+    const more = mcpCount > 0 ? ` (plus ${mcpCount} MCP tools: find them with ToolSearch)` : '';
     return {
       block: finish(
-        textResult(block.id, `Error: No such tool available: ${block.name}. Available tools: ${names}`, true),
+        textResult(
+          block.id,
+          `Error: No such tool available: ${block.name}. Available tools: ${builtIns.join(', ')}${more}`,
+          true,
+        ),
         'error',
       ),
     };
