@@ -31,6 +31,9 @@ export function environmentSection(env: EnvironmentInfo): string {
   } else {
     lines.push(
       '- The shell is a WebContainer: a real Node.js runtime in the browser with npm. Native binaries (other than Node) do not run.',
+      '- Each Bash call runs in a fresh `jsh` shell on a pseudo-terminal: stdout and stderr come back interleaved; the working directory and exported variables carry over between calls.',
+      '- A server listening on a port is shown to the user in a preview. A command that never exits (a dev server) runs until its timeout, so give it a short one.',
+      '- `node_modules` is not kept when the page reloads: run `npm install` again if it is missing.',
     );
     if (sandbox.commands.length) lines.push(`- Commands available: ${sandbox.commands.join(', ')}`);
   }

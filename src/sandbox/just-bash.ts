@@ -7,20 +7,39 @@
  */
 import { WORKSPACE_ROOT } from '../core/constants.ts';
 import {
+  type BackgroundOutput,
+  type BackgroundProcess,
+  capOutput,
   type DirEntry,
   type ExecOptions,
   type ExecResult,
   type FileStat,
   type ListFilesOptions,
+  normalizePath,
+  type PreviewInfo,
+  resolveInside,
   type Sandbox,
   type SandboxChange,
   SandboxError,
-  type SandboxErrorCode,
+  type SandboxEvent,
   type SandboxInfo,
-  capOutput,
-  normalizePath,
-  resolveInside,
 } from './sandbox.ts';
+import {
+  ABORT_EXIT_CODE,
+  BackgroundTable,
+  baseName,
+  Emitter,
+  EventEmitter,
+  isInside,
+  outsideViaSymlink,
+  parentOf,
+  reportChanges,
+  sandboxError,
+  TIMEOUT_EXIT_CODE,
+  wrapError,
+} from './shared.ts';
+
+export { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE } from './shared.ts';
 
 type JustBashModule = typeof import('just-bash/browser');
 type Bash = InstanceType<JustBashModule['Bash']>;
@@ -35,12 +54,12 @@ export interface JustBashSandboxOptions {
   reason?: string;
 }
 
-/** Exit code of a command stopped by its timeout (as GNU timeout). */
-export const TIMEOUT_EXIT_CODE = 124;
-/** Exit code of a command stopped by the user (128 + SIGINT). */
-export const ABORT_EXIT_CODE = 130;
 /** After abort, how long to wait for just-bash to stop before returning anyway. */
 const ABORT_GRACE_MS = 250;
+/** Largest total size of the in-memory file system (just-bash's own default). */
+const MAX_FS_BYTES = 1024 ** 3;
+/** Most symlinks followed when resolving one path (a loop guard). */
+const MAX_LINK_DEPTH = 16;
 
 let modulePromise: Promise<JustBashModule> | undefined;
 function loadJustBash(): Promise<JustBashModule> {
@@ -55,38 +74,20 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
   for (const [path, content] of Object.entries(options.files ?? {})) {
     files[resolveInside(root, root, path)] = content;
   }
+  // Every change to the workspace, by the API or by a command, is reported by the file system itself.
+  const changes = new Emitter<SandboxChange>();
+  const fs = reportChanges(new mod.InMemoryFs(files, { maxTotalBytes: MAX_FS_BYTES }), (change) => {
+    if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
+      changes.emit(change);
+  });
   const bash = new mod.Bash({
+    fs,
     cwd: root,
-    files,
     env: { HOME: root, USER: 'user', TERM: 'xterm-256color', LANG: 'C.UTF-8' },
   });
   await bash.fs.mkdir('/tmp', { recursive: true });
   await bash.fs.mkdir(root, { recursive: true });
-  return new JustBashSandbox(bash, root, mod.getCommandNames(), options);
-}
-
-function codeOf(err: unknown): SandboxErrorCode {
-  const msg = err instanceof Error ? err.message : String(err);
-  const m = /\b(ENOENT|EEXIST|EISDIR|ENOTDIR|ENOTEMPTY|EINVAL)\b/.exec(msg);
-  return (m?.[1] as SandboxErrorCode | undefined) ?? 'EIO';
-}
-
-const MESSAGES: Record<SandboxErrorCode, string> = {
-  ENOENT: 'No such file or directory',
-  EEXIST: 'File already exists',
-  EISDIR: 'Is a directory',
-  ENOTDIR: 'Not a directory',
-  ENOTEMPTY: 'Directory not empty',
-  EOUTSIDE: 'Outside the workspace',
-  EINVAL: 'Invalid argument',
-  EIO: 'I/O error',
-};
-
-function wrap(err: unknown, path: string): SandboxError {
-  if (err instanceof SandboxError) return err;
-  const code = codeOf(err);
-  const detail = code === 'EIO' && err instanceof Error ? `: ${err.message}` : '';
-  return new SandboxError(code, `${MESSAGES[code]}: ${path}${detail}`, path);
+  return new JustBashSandbox(bash, root, mod.getCommandNames(), options, changes);
 }
 
 class JustBashSandbox implements Sandbox {
@@ -96,65 +97,122 @@ class JustBashSandbox implements Sandbox {
   private readonly commandNames: string[];
   private readonly maxOutputChars: number;
   private readonly reason: string;
-  private shellCwd: string;
-  private shellEnv: Record<string, string> | undefined;
-  private readonly listeners = new Set<(e: SandboxChange) => void>();
+  /** Shell sessions by name: cwd and variables (undefined until a command ran in it). */
+  private readonly sessions = new Map<string, { cwd: string; env?: Record<string, string> }>();
+  private readonly changes: Emitter<SandboxChange>;
+  private readonly events = new EventEmitter();
+  private readonly background = new BackgroundTable();
+  private execSeq = 0;
 
-  constructor(bash: Bash, root: string, commandNames: string[], options: JustBashSandboxOptions) {
+  constructor(
+    bash: Bash,
+    root: string,
+    commandNames: string[],
+    options: JustBashSandboxOptions,
+    changes: Emitter<SandboxChange>,
+  ) {
     this.bash = bash;
+    this.changes = changes;
     this.root = root;
-    this.shellCwd = root;
     this.commandNames = [...commandNames].sort();
     this.maxOutputChars = options.maxOutputChars ?? 200_000;
     this.reason = options.reason ?? 'just-bash: the built-in sandbox (works offline, no Node.js)';
   }
 
+  private session(name = 'agent'): { cwd: string; env?: Record<string, string> } {
+    let session = this.sessions.get(name);
+    if (!session) {
+      session = { cwd: this.root };
+      this.sessions.set(name, session);
+    }
+    return session;
+  }
+
   private abs(path: string): string {
-    return resolveInside(this.root, this.shellCwd, path);
+    return resolveInside(this.root, this.session().cwd, path);
+  }
+
+  /**
+   * Resolves `path` like `abs()` and checks that following its symlinks stays inside the workspace:
+   * the whole path when `follow` (content operations), else only its parent (the entry itself may be
+   * a link: stat, rm, rename act on the link).
+   */
+  private async contained(path: string, follow: boolean): Promise<string> {
+    const abs = this.abs(path);
+    if (abs === this.root) return abs;
+    const real = await this.realOf(follow ? abs : parentOf(abs), 0);
+    if (!isInside(this.root, real)) throw outsideViaSymlink(abs, this.root);
+    return abs;
+  }
+
+  /** Where `p` leads once symlinks are followed, for a path that may not exist (yet). */
+  private async realOf(p: string, depth: number): Promise<string> {
+    const fs = this.bash.fs;
+    try {
+      return normalizePath(await fs.realpath(p));
+    } catch {
+      // Missing, or a dangling link: follow the link by hand, else resolve the parent.
+    }
+    if (depth < MAX_LINK_DEPTH) {
+      try {
+        const st = await fs.lstat(p);
+        if (st.isSymbolicLink) {
+          const target = await fs.readlink(p);
+          return this.realOf(
+            normalizePath(target.startsWith('/') ? target : `${parentOf(p)}/${target}`),
+            depth + 1,
+          );
+        }
+      } catch {
+        // Does not exist at all.
+      }
+    }
+    if (p === '/') return '/';
+    const parent = await this.realOf(parentOf(p), depth + 1);
+    return parent === '/' ? `/${baseName(p)}` : `${parent}/${baseName(p)}`;
   }
 
   private emit(change: SandboxChange): void {
-    for (const l of this.listeners) l(change);
+    this.changes.emit(change);
   }
 
   async readFile(path: string): Promise<string> {
-    const abs = this.abs(path);
-    const st = await this.stat(abs);
-    if (st.type === 'directory') throw new SandboxError('EISDIR', `${MESSAGES.EISDIR}: ${abs}`, abs);
+    const abs = await this.contained(path, true);
     try {
+      const st = await this.bash.fs.stat(abs);
+      if (st.isDirectory) throw sandboxError('EISDIR', abs);
       return await this.bash.fs.readFile(abs, 'utf8');
     } catch (err) {
-      throw wrap(err, abs);
+      throw wrapError(err, abs);
     }
   }
 
   async readFileBytes(path: string): Promise<Uint8Array> {
-    const abs = this.abs(path);
+    const abs = await this.contained(path, true);
     try {
       return await this.bash.fs.readFileBuffer(abs);
     } catch (err) {
-      throw wrap(err, abs);
+      throw wrapError(err, abs);
     }
   }
 
   async writeFile(path: string, content: string | Uint8Array): Promise<void> {
-    const abs = this.abs(path);
-    const parent = abs.slice(0, abs.lastIndexOf('/')) || '/';
+    const abs = await this.contained(path, true);
     try {
       if (await this.bash.fs.exists(abs)) {
         const st = await this.bash.fs.stat(abs);
-        if (st.isDirectory) throw new SandboxError('EISDIR', `${MESSAGES.EISDIR}: ${abs}`, abs);
+        if (st.isDirectory) throw sandboxError('EISDIR', abs);
       }
-      await this.bash.fs.mkdir(parent, { recursive: true });
+      if (!(await this.bash.fs.exists(parentOf(abs))))
+        await this.bash.fs.mkdir(parentOf(abs), { recursive: true });
       await this.bash.fs.writeFile(abs, content);
     } catch (err) {
-      throw wrap(err, abs);
+      throw wrapError(err, abs);
     }
-    this.emit({ kind: 'write', path: abs });
   }
 
   async stat(path: string): Promise<FileStat> {
-    const abs = this.abs(path);
+    const abs = await this.contained(path, false);
     try {
       const st = await this.bash.fs.lstat(abs);
       return {
@@ -163,12 +221,17 @@ class JustBashSandbox implements Sandbox {
         mtimeMs: st.mtime.getTime(),
       };
     } catch (err) {
-      throw wrap(err, abs);
+      throw wrapError(err, abs);
     }
   }
 
   async readdir(path: string): Promise<DirEntry[]> {
-    const abs = this.abs(path);
+    const abs = await this.contained(path, true);
+    return this.list(abs);
+  }
+
+  /** Directory entries of an already-checked directory, sorted by name. */
+  private async list(abs: string): Promise<DirEntry[]> {
     try {
       const fs = this.bash.fs;
       if (fs.readdirWithFileTypes) {
@@ -176,70 +239,88 @@ class JustBashSandbox implements Sandbox {
         return entries
           .map((e) => ({
             name: e.name,
-            type: e.isSymbolicLink ? ('symlink' as const) : e.isDirectory ? ('directory' as const) : ('file' as const),
+            type: e.isSymbolicLink
+              ? ('symlink' as const)
+              : e.isDirectory
+                ? ('directory' as const)
+                : ('file' as const),
           }))
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }
       const names = (await fs.readdir(abs)).sort();
-      return Promise.all(names.map(async (name) => ({ name, type: (await this.stat(`${abs}/${name}`)).type })));
+      return Promise.all(
+        names.map(async (name) => ({ name, type: (await this.stat(`${abs}/${name}`)).type })),
+      );
     } catch (err) {
-      throw wrap(err, abs);
+      throw wrapError(err, abs);
     }
   }
 
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    const abs = this.abs(path);
+    const abs = await this.contained(path, true);
     try {
       await this.bash.fs.mkdir(abs, { recursive: options.recursive ?? false });
     } catch (err) {
-      throw wrap(err, abs);
+      throw wrapError(err, abs);
     }
-    this.emit({ kind: 'mkdir', path: abs });
   }
 
   async rm(path: string, options: { recursive?: boolean; force?: boolean } = {}): Promise<void> {
-    const abs = this.abs(path);
+    const abs = await this.contained(path, false);
     if (abs === this.root) throw new SandboxError('EINVAL', 'Refusing to remove the workspace root.', abs);
     try {
       await this.bash.fs.rm(abs, { recursive: options.recursive ?? false, force: options.force ?? false });
     } catch (err) {
-      throw wrap(err, abs);
+      throw wrapError(err, abs);
     }
-    this.emit({ kind: 'remove', path: abs });
   }
 
   async rename(from: string, to: string): Promise<void> {
-    const src = this.abs(from);
-    const dest = this.abs(to);
+    const src = await this.contained(from, false);
+    const dest = await this.contained(to, false);
+    if (src === this.root) throw new SandboxError('EINVAL', 'Refusing to move the workspace root.', src);
     try {
-      if (!(await this.bash.fs.exists(src))) throw new SandboxError('ENOENT', `${MESSAGES.ENOENT}: ${src}`, src);
-      if (await this.bash.fs.exists(dest)) {
-        const st = await this.bash.fs.stat(dest);
-        if (st.isDirectory) throw new SandboxError('EISDIR', `${MESSAGES.EISDIR}: ${dest}`, dest);
-        await this.bash.fs.rm(dest);
+      const fs = this.bash.fs;
+      let srcIsDir = false;
+      try {
+        srcIsDir = (await fs.lstat(src)).isDirectory;
+      } catch {
+        throw sandboxError('ENOENT', src);
       }
-      await this.bash.fs.mkdir(dest.slice(0, dest.lastIndexOf('/')) || '/', { recursive: true });
-      await this.bash.fs.mv(src, dest);
+      if (srcIsDir && isInside(src, dest)) {
+        throw new SandboxError('EINVAL', `Cannot move ${src} into itself (${dest}).`, dest);
+      }
+      if (await fs.exists(dest)) {
+        const st = await fs.lstat(dest);
+        if (st.isDirectory) throw sandboxError('EISDIR', dest);
+        await fs.rm(dest);
+      }
+      if (!(await fs.exists(parentOf(dest)))) await fs.mkdir(parentOf(dest), { recursive: true });
+      await fs.mv(src, dest);
     } catch (err) {
-      throw wrap(err, src);
+      throw wrapError(err, src);
     }
-    this.emit({ kind: 'rename', path: dest });
   }
 
   async exists(path: string): Promise<boolean> {
-    const abs = this.abs(path);
-    return this.bash.fs.exists(abs);
+    const abs = await this.contained(path, false);
+    try {
+      await this.bash.fs.lstat(abs);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async listFiles(options: ListFilesOptions = {}): Promise<string[]> {
-    const start = this.abs(options.root ?? this.root);
+    const start = await this.contained(options.root ?? this.root, true);
     const skip = new Set(options.skipDirs ?? ['node_modules', '.git']);
     const out: string[] = [];
     const walk = async (dir: string): Promise<void> => {
       if (options.signal?.aborted) throw new SandboxError('EIO', 'Listing aborted.');
       let entries: DirEntry[];
       try {
-        entries = await this.readdir(dir);
+        entries = await this.list(dir);
       } catch (err) {
         if (dir === start) throw err;
         return;
@@ -251,18 +332,28 @@ class JustBashSandbox implements Sandbox {
         } else if (e.type === 'file') out.push(p);
       }
     };
-    const st = await this.stat(start);
+    let st: FileStat;
+    try {
+      const s = await this.bash.fs.stat(start);
+      st = { type: s.isDirectory ? 'directory' : 'file', size: s.size, mtimeMs: s.mtime.getTime() };
+    } catch (err) {
+      throw wrapError(err, start);
+    }
     if (st.type !== 'directory') return [start];
     await walk(start);
     return out.sort();
   }
 
-  cwd(): string {
-    return this.shellCwd;
+  cwd(session?: string): string {
+    return this.session(session).cwd;
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const startCwd = options.cwd ? this.abs(options.cwd) : this.shellCwd;
+    const session = this.session(options.session);
+    const startCwd = options.cwd ? this.abs(options.cwd) : session.cwd;
+    const origin = options.origin ?? 'agent';
+    const id = `exec-${++this.execSeq}`;
+    if (origin !== 'internal') this.events.emit({ type: 'exec-start', id, command, origin, cwd: startCwd });
     const controller = new AbortController();
     let timedOut = false;
     const onAbort = () => controller.abort();
@@ -275,8 +366,10 @@ class JustBashSandbox implements Sandbox {
             controller.abort();
           }, options.timeoutMs)
         : undefined;
-    const baseEnv = this.shellEnv;
-    const run = this.bash.exec(command, {
+    const baseEnv = session.env;
+    // A brace group keeps what the command printed when it is stopped (just-bash drops a bare
+    // script's output on abort), so a timed-out command still returns its output so far.
+    const run = this.bash.exec(`{\n${command}\n}`, {
       cwd: startCwd,
       env: { ...(baseEnv ?? {}), ...(options.env ?? {}) },
       replaceEnv: baseEnv !== undefined,
@@ -290,24 +383,43 @@ class JustBashSandbox implements Sandbox {
         once: true,
       });
     });
+    let result: ExecResult | undefined;
     try {
-      const result = await Promise.race([run, abandoned]);
+      const done = await Promise.race([run, abandoned]);
       const stopped = controller.signal.aborted;
       const aborted = stopped && !timedOut;
-      if (result === null) {
+      if (done === null) {
         const note = timedOut ? `Command timed out after ${options.timeoutMs} ms` : 'Command interrupted';
-        return this.finish('', `${note}\n`, timedOut ? TIMEOUT_EXIT_CODE : ABORT_EXIT_CODE, options, { timedOut, aborted });
+        result = this.finish('', `${note}\n`, timedOut ? TIMEOUT_EXIT_CODE : ABORT_EXIT_CODE, options, {
+          timedOut,
+          aborted,
+        });
+      } else {
+        let stderr = done.stderr;
+        if (!stopped) this.keepSession(session, done.env, options.env, options.cwd === undefined);
+        else stderr = stderr.replace(/bash: execution aborted\n?$/, '');
+        if (timedOut) stderr += `Command timed out after ${options.timeoutMs} ms\n`;
+        else if (aborted) stderr += 'Command interrupted\n';
+        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : aborted ? ABORT_EXIT_CODE : done.exitCode;
+        result = this.finish(done.stdout, stderr, exitCode, options, { timedOut, aborted });
       }
-      let stderr = result.stderr;
-      if (!stopped) this.keepSession(result.env, options.env);
-      else stderr = stderr.replace(/bash: execution aborted\n?$/, '');
-      if (timedOut) stderr += `Command timed out after ${options.timeoutMs} ms\n`;
-      else if (aborted) stderr += 'Command interrupted\n';
-      const exitCode = timedOut ? TIMEOUT_EXIT_CODE : aborted ? ABORT_EXIT_CODE : result.exitCode;
-      return this.finish(result.stdout, stderr, exitCode, options, { timedOut, aborted });
+      return result;
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      if (origin !== 'internal') {
+        if (result?.stdout)
+          this.events.emit({ type: 'exec-output', id, chunk: result.stdout, stream: 'stdout' });
+        if (result?.stderr)
+          this.events.emit({ type: 'exec-output', id, chunk: result.stderr, stream: 'stderr' });
+        this.events.emit({
+          type: 'exec-end',
+          id,
+          exitCode: result?.exitCode ?? 1,
+          ...(result?.timedOut ? { timedOut: true } : {}),
+          ...(result?.aborted ? { aborted: true } : {}),
+        });
+      }
       this.emit({ kind: 'exec' });
     }
   }
@@ -334,35 +446,109 @@ class JustBashSandbox implements Sandbox {
   }
 
   /** Keeps the shell's cwd and variables for the next exec; per-command env stays per-command. */
-  private keepSession(env: Record<string, string>, perCommand: Record<string, string> | undefined): void {
+  private keepSession(
+    session: { cwd: string; env?: Record<string, string> },
+    env: Record<string, string>,
+    perCommand: Record<string, string> | undefined,
+    keepCwd: boolean,
+  ): void {
     const next = { ...env };
     for (const key of Object.keys(perCommand ?? {})) {
       if (next[key] === perCommand?.[key]) {
-        const before = this.shellEnv?.[key];
+        const before = session.env?.[key];
         if (before === undefined) delete next[key];
         else next[key] = before;
       }
     }
     delete next['?'];
-    const pwd = next.PWD ? normalizePath(next.PWD) : this.shellCwd;
-    if (pwd === this.root || pwd.startsWith(`${this.root}/`)) this.shellCwd = pwd;
-    else {
-      this.shellCwd = this.root;
-      next.PWD = this.root;
+    const pwd = next.PWD && keepCwd ? normalizePath(next.PWD) : session.cwd;
+    session.cwd = isInside(this.root, pwd) ? pwd : this.root;
+    next.PWD = session.cwd;
+    session.env = next;
+  }
+
+  async startBackground(
+    command: string,
+    options: Pick<ExecOptions, 'cwd' | 'env' | 'origin' | 'session'> = {},
+  ): Promise<BackgroundProcess> {
+    const session = this.session(options.session);
+    const cwd = options.cwd ? this.abs(options.cwd) : session.cwd;
+    const controller = new AbortController();
+    const baseEnv = session.env;
+    const run = this.bash.exec(`{\n${command}\n}`, {
+      cwd,
+      env: { ...(baseEnv ?? {}), ...(options.env ?? {}) },
+      replaceEnv: baseEnv !== undefined,
+      signal: controller.signal,
+      rawScript: true,
+    });
+    const settled = run.then(
+      (r) => r,
+      (err: unknown) => ({ stdout: '', stderr: `${String(err)}\n`, exitCode: 1 }),
+    );
+    const proc = this.background.add(command, cwd, async () => {
+      controller.abort();
+      await Promise.race([settled, new Promise((r) => setTimeout(r, ABORT_GRACE_MS))]);
+    });
+    const origin = options.origin ?? 'agent';
+    if (origin !== 'internal') {
+      this.events.emit({ type: 'exec-start', id: proc.id, command, origin, cwd, background: true });
     }
-    this.shellEnv = next;
+    void settled.then((r) => {
+      this.background.append(proc.id, r.stdout + r.stderr.replace(/bash: execution aborted\n?$/, ''));
+      const exitCode = controller.signal.aborted ? ABORT_EXIT_CODE : r.exitCode;
+      this.background.finish(proc.id, exitCode);
+      if (origin !== 'internal') this.events.emit({ type: 'exec-end', id: proc.id, exitCode });
+      this.emit({ kind: 'exec' });
+    });
+    return proc;
+  }
+
+  listBackground(): BackgroundProcess[] {
+    return this.background.list();
+  }
+
+  readBackground(id: string, options: { since?: number } = {}): BackgroundOutput {
+    return this.background.read(id, options.since);
+  }
+
+  killBackground(id: string): Promise<BackgroundProcess> {
+    return this.background.kill(id);
+  }
+
+  previews(): PreviewInfo[] {
+    return [];
+  }
+
+  takeReminders(): string[] {
+    return [];
   }
 
   info(): SandboxInfo {
-    return { kind: 'just-bash', reason: this.reason, commands: this.commandNames, hasNode: false };
+    return {
+      kind: 'just-bash',
+      reason: this.reason,
+      commands: this.commandNames,
+      hasNode: false,
+      reportsCommandChanges: true,
+    };
   }
 
   onChange(listener: (event: SandboxChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.add(listener);
+  }
+
+  onEvent(listener: (event: SandboxEvent) => void): () => void {
+    return this.events.add(listener);
+  }
+
+  recentEvents(): SandboxEvent[] {
+    return this.events.log.list();
   }
 
   async dispose(): Promise<void> {
-    this.listeners.clear();
+    await this.background.killAll();
+    this.changes.clear();
+    this.events.clear();
   }
 }

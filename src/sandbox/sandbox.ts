@@ -1,14 +1,24 @@
 /**
  * The sandbox interface: the only way tools and the UI reach files and processes. Backends
- * (just-bash.ts, webcontainer.ts) implement it; `select.ts` picks one.
+ * (just-bash.ts, webcontainer.ts) implement it; `select.ts` picks one; `persist.ts` saves its tree.
  *
  * Paths: absolute (`/home/user/project/src/a.ts`) or relative to the workspace root. Every method
- * rejects a path that resolves outside the workspace with a SandboxError('EOUTSIDE').
+ * rejects a path that resolves outside the workspace with a SandboxError('EOUTSIDE'), including a
+ * path that reaches outside through a symlink (the link itself can still be stat'ed and removed).
+ * One backend's behaviour is pinned by the contract suite (contract-cases.ts), run against both.
  */
 
 export type SandboxKind = 'just-bash' | 'webcontainer';
 
-export type SandboxErrorCode = 'ENOENT' | 'EEXIST' | 'EISDIR' | 'ENOTDIR' | 'ENOTEMPTY' | 'EOUTSIDE' | 'EINVAL' | 'EIO';
+export type SandboxErrorCode =
+  | 'ENOENT'
+  | 'EEXIST'
+  | 'EISDIR'
+  | 'ENOTDIR'
+  | 'ENOTEMPTY'
+  | 'EOUTSIDE'
+  | 'EINVAL'
+  | 'EIO';
 
 /** Every sandbox failure is one of these, with a message fit to show a user or a model. */
 export class SandboxError extends Error {
@@ -35,7 +45,7 @@ export interface DirEntry {
 }
 
 export interface ExecOptions {
-  /** Directory to run in; default: the shell session's current directory. */
+  /** Directory to run this command in (the session's cwd does not follow it); default: the session's cwd. */
   cwd?: string;
   /** Extra environment for this command only. */
   env?: Record<string, string>;
@@ -44,7 +54,19 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Output as it arrives (a backend without streaming calls it once at the end). */
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /**
+   * The shell session: cwd and exported variables persist per session (default 'agent'). The terminal
+   * uses its own, so a user's `cd` never moves the agent.
+   */
+  session?: string;
+  /**
+   * Who runs the command (default 'agent'). 'agent' and 'user' runs are announced to `onEvent`
+   * listeners (the terminal shows the agent's); 'internal' runs (the backend's own) are not.
+   */
+  origin?: ExecOrigin;
 }
+
+export type ExecOrigin = 'agent' | 'user' | 'internal';
 
 export interface ExecResult {
   stdout: string;
@@ -74,7 +96,75 @@ export interface SandboxInfo {
   commands: string[];
   /** Whether `node`/`npm` exist. */
   hasNode: boolean;
+  /**
+   * Commands run on a pseudo-terminal: stdout and stderr arrive interleaved in `stdout` (with ANSI
+   * escapes removed) and `stderr` only holds the backend's own notes (timeout, interrupt).
+   */
+  ptyOutput?: boolean;
+  /**
+   * Every file change a command makes is reported as its own `onChange` event (a file watcher), so
+   * listeners need not rescan after an `exec` change.
+   */
+  reportsCommandChanges?: boolean;
 }
+
+/** A command started with `startBackground` (a dev server, a watcher). */
+export interface BackgroundProcess {
+  id: string;
+  command: string;
+  cwd: string;
+  /** Milliseconds since the epoch. */
+  startedAt: number;
+  status: 'running' | 'exited' | 'killed';
+  exitCode?: number;
+}
+
+/** A background process and what it printed. */
+export interface BackgroundOutput extends BackgroundProcess {
+  /** Output from offset `since` (default 0) on; ANSI escapes removed. */
+  output: string;
+  /** Offset to pass as `since` next time to get only new output. */
+  nextOffset: number;
+  /** Characters dropped from the start because the buffer is capped. */
+  dropped: number;
+}
+
+/** An interactive shell session (raw terminal input and output). */
+export interface InteractiveShell {
+  /** Raw terminal output (ANSI escapes, `\r\n`) as it arrives. */
+  onOutput(listener: (chunk: string) => void): () => void;
+  /** Raw terminal input (keys as xterm sends them). */
+  write(data: string): void;
+  resize(size: { cols: number; rows: number }): void;
+  /** Resolves with the exit code when the shell ends. */
+  readonly exit: Promise<number>;
+  kill(): void;
+}
+
+/** A server a process opened inside the sandbox, reachable by the page (shown in an iframe). */
+export interface PreviewInfo {
+  port: number;
+  url: string;
+}
+
+/**
+ * What a sandbox announces besides file changes: command runs (for the terminal), servers, preview
+ * errors. `exec-output` chunks are raw terminal text (ANSI escapes kept; `\n` or `\r\n`).
+ */
+export type SandboxEvent =
+  | {
+      type: 'exec-start';
+      id: string;
+      command: string;
+      origin: 'agent' | 'user';
+      cwd: string;
+      background?: boolean;
+    }
+  | { type: 'exec-output'; id: string; chunk: string; stream: 'stdout' | 'stderr' }
+  | { type: 'exec-end'; id: string; exitCode: number; timedOut?: boolean; aborted?: boolean }
+  | { type: 'server-ready'; port: number; url: string }
+  | { type: 'port-closed'; port: number }
+  | { type: 'preview-error'; message: string; port?: number };
 
 export interface Sandbox {
   readonly kind: SandboxKind;
@@ -97,18 +187,53 @@ export interface Sandbox {
 
   /** Runs a shell command. cwd and exported env persist between calls like one shell session. Never throws for a failing command: see exitCode. */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
-  /** The shell session's current directory. */
-  cwd(): string;
+  /** A shell session's current directory (default: the agent's session). */
+  cwd(session?: string): string;
+
+  /**
+   * Starts a long-running command (a dev server) without waiting for it; its output is kept (capped)
+   * for `readBackground`. Runs in the shell session's cwd and env; never changes them.
+   */
+  startBackground(
+    command: string,
+    options?: Pick<ExecOptions, 'cwd' | 'env' | 'origin'>,
+  ): Promise<BackgroundProcess>;
+  /** Every background process of this sandbox, oldest first (finished ones included). */
+  listBackground(): BackgroundProcess[];
+  /** A background process's state and output. Throws SandboxError('EINVAL') for an unknown id. */
+  readBackground(id: string, options?: { since?: number }): BackgroundOutput;
+  /** Stops a background process (no-op when it already ended). Throws SandboxError('EINVAL') for an unknown id. */
+  killBackground(id: string): Promise<BackgroundProcess>;
+  /**
+   * An interactive shell on a pseudo-terminal (WebContainer: `jsh`), for the terminal view. Absent on
+   * backends without one (just-bash: the terminal runs each line through `exec`).
+   */
+  openShell?(size: { cols: number; rows: number }): Promise<InteractiveShell>;
+  /** Servers currently listening (WebContainer `server-ready`), for the preview iframe. */
+  previews(): PreviewInfo[];
+  /**
+   * Notes for the model collected since the last call (e.g. errors a preview page threw), each to be
+   * sent inside a `<system-reminder>`; calling it empties the list.
+   */
+  takeReminders(): string[];
 
   info(): SandboxInfo;
   /** Subscribe to every file change made through this sandbox (writes, renames, removes, exec). */
   onChange(listener: (event: SandboxChange) => void): () => void;
+  /** Subscribe to command runs, servers and preview errors (see SandboxEvent). */
+  onEvent(listener: (event: SandboxEvent) => void): () => void;
+  /** The events announced so far (output capped, oldest dropped), for a view that subscribes late. */
+  recentEvents(): SandboxEvent[];
+  /** Stops background processes and drops listeners. The sandbox must not be used afterwards. */
   dispose(): Promise<void>;
 }
 
 export interface SandboxChange {
   kind: 'write' | 'remove' | 'rename' | 'mkdir' | 'exec';
+  /** The path written, removed or created; for a rename, the destination. */
   path?: string;
+  /** For a rename: the source. */
+  from?: string;
 }
 
 const POSIX_SEP = '/';
@@ -135,7 +260,11 @@ export function resolveInside(root: string, base: string, path: string): string 
   const abs = normalizePath(expanded.startsWith(POSIX_SEP) ? expanded : `${base}/${expanded}`);
   const r = normalizePath(root);
   if (abs !== r && !abs.startsWith(`${r}/`)) {
-    throw new SandboxError('EOUTSIDE', `Path ${path} is outside the workspace (${r}); only files under it can be used.`, path);
+    throw new SandboxError(
+      'EOUTSIDE',
+      `Path ${path} is outside the workspace (${r}); only files under it can be used.`,
+      path,
+    );
   }
   return abs;
 }

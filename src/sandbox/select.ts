@@ -1,0 +1,209 @@
+/**
+ * Which sandbox a page gets, and opening it with its saved files.
+ *
+ * The choice: `?sandbox=webcontainer|just-bash|auto` in the page URL, else the setting (localStorage
+ * `tabcode.sandbox`, written by `saveSandboxPreference`), else `auto`. `auto` takes the WebContainer when
+ * the page is cross-origin isolated and it boots within WEBCONTAINER_AUTO_TIMEOUT_MS (giving up a few
+ * seconds after StackBlitz's runtime failed to load), else just-bash. Asking for `webcontainer` waits
+ * longer and still falls back to just-bash when it cannot boot. Every outcome carries a reason for the UI and
+ * the system prompt.
+ */
+import { DEMO_PROJECT } from './demo-project.ts';
+import { createJustBashSandbox } from './just-bash.ts';
+import {
+  attachPersistence,
+  idbProjectStore,
+  loadProject,
+  type Persistence,
+  type ProjectStore,
+  snapshotFiles,
+} from './persist.ts';
+import type { Sandbox, SandboxKind } from './sandbox.ts';
+import { createWebContainerSandbox } from './webcontainer.ts';
+import {
+  type AcquiredWebContainer,
+  acquireWebContainer,
+  BootError,
+  type BootRequest,
+} from './webcontainer-boot.ts';
+
+export type SandboxPreference = 'auto' | 'webcontainer' | 'just-bash';
+export const SANDBOX_PREFERENCES: readonly SandboxPreference[] = ['auto', 'webcontainer', 'just-bash'];
+
+/** localStorage key of the sandbox setting. */
+export const SANDBOX_SETTING_KEY = 'tabcode.sandbox';
+/** `auto`: how long the WebContainer may take to boot before just-bash is used instead. */
+export const WEBCONTAINER_AUTO_TIMEOUT_MS = 20_000;
+/** Asked for explicitly: how long the WebContainer may take to boot. */
+export const WEBCONTAINER_EXPLICIT_TIMEOUT_MS = 60_000;
+/** How long a boot may still take once StackBlitz's runtime page failed to load (auto / explicit). */
+export const WEBCONTAINER_UNREACHABLE_GRACE_MS = { auto: 3_000, explicit: 10_000 } as const;
+/** The WebContainer's workdir is /home/<name>. */
+export const WEBCONTAINER_WORKDIR_NAME = 'project';
+
+function isPreference(value: unknown): value is SandboxPreference {
+  return typeof value === 'string' && (SANDBOX_PREFERENCES as readonly string[]).includes(value);
+}
+
+/** The preference and where it came from. Never throws (storage may be blocked). */
+export function readSandboxPreference(
+  search: string = typeof location === 'undefined' ? '' : location.search,
+  storage: Pick<Storage, 'getItem'> | undefined = typeof localStorage === 'undefined'
+    ? undefined
+    : localStorage,
+): { preference: SandboxPreference; source: 'url' | 'setting' | 'default' } {
+  const fromUrl = new URLSearchParams(search).get('sandbox');
+  if (isPreference(fromUrl)) return { preference: fromUrl, source: 'url' };
+  try {
+    const saved = storage?.getItem(SANDBOX_SETTING_KEY);
+    if (isPreference(saved)) return { preference: saved, source: 'setting' };
+  } catch {
+    // Storage blocked: the default.
+  }
+  return { preference: 'auto', source: 'default' };
+}
+
+/** Stores the setting (takes effect on the next page load). Returns false when storage is blocked. */
+export function saveSandboxPreference(
+  preference: SandboxPreference,
+  storage: Pick<Storage, 'setItem'> | undefined = typeof localStorage === 'undefined'
+    ? undefined
+    : localStorage,
+): boolean {
+  try {
+    storage?.setItem(SANDBOX_SETTING_KEY, preference);
+    return storage !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+export interface SandboxSelection {
+  kind: SandboxKind;
+  requested: SandboxPreference;
+  source: 'url' | 'setting' | 'default' | 'caller';
+  /** Why this backend runs, in a sentence (shown in the UI, sent in the system prompt). */
+  reason: string;
+  /** A WebContainer was wanted and could not be had. */
+  fellBack: boolean;
+}
+
+export interface OpenSandboxOptions {
+  /** Default: `readSandboxPreference()`. */
+  preference?: SandboxPreference;
+  /** The project when nothing was saved (default: the demo project). */
+  files?: Readonly<Record<string, string | Uint8Array>>;
+  /** Where the tree is saved; null: not saved. Default: the IndexedDB store. */
+  store?: ProjectStore | null;
+  /** Storage problems (load or save), for the UI. */
+  onStorageError?: (message: string) => void;
+  /** Seams for tests. */
+  acquire?: (request: BootRequest) => Promise<AcquiredWebContainer>;
+  isolated?: boolean;
+}
+
+export interface OpenedSandbox {
+  sandbox: Sandbox;
+  selection: SandboxSelection;
+  persistence?: Persistence;
+  /** Whether the files came from storage (else from `files`). */
+  restored: boolean;
+  /** Saves pending changes, stops persistence, disposes the sandbox, lets go of the WebContainer. */
+  close(): Promise<void>;
+}
+
+const opened = new WeakMap<Sandbox, OpenedSandbox>();
+
+/** What `openSandbox` returned for `sandbox` (its selection and persistence), if it made it. */
+export function sandboxHost(sandbox: Sandbox): OpenedSandbox | undefined {
+  return opened.get(sandbox);
+}
+
+/**
+ * Picks and starts the sandbox, with the saved project (else `files`), and saves it from then on.
+ * Never rejects for a WebContainer that cannot boot (just-bash runs instead, with the reason).
+ */
+export async function openSandbox(options: OpenSandboxOptions = {}): Promise<OpenedSandbox> {
+  const read = options.preference ? undefined : readSandboxPreference();
+  const requested = options.preference ?? read?.preference ?? 'auto';
+  const source = read?.source ?? 'caller';
+  const store = options.store === undefined ? idbProjectStore() : options.store;
+  const saved = store ? await loadProject(store, options.onStorageError) : undefined;
+  const files = saved ? snapshotFiles(saved) : { ...(options.files ?? DEMO_PROJECT) };
+
+  let sandbox: Sandbox | undefined;
+  let acquired: AcquiredWebContainer | undefined;
+  let selection: SandboxSelection;
+  const via =
+    source === 'url' ? ' (?sandbox= in the URL)' : source === 'setting' ? ' (the sandbox setting)' : '';
+
+  if (requested === 'just-bash') {
+    selection = {
+      kind: 'just-bash',
+      requested,
+      source,
+      reason: `just-bash was chosen${via}: a simulated bash with an in-memory file system, no Node.js`,
+      fellBack: false,
+    };
+  } else {
+    const isolated = options.isolated ?? globalThis.crossOriginIsolated === true;
+    let failure: string;
+    if (!isolated) {
+      failure = 'the page is not cross-origin isolated (it needs COOP and COEP headers)';
+    } else {
+      try {
+        acquired = await (options.acquire ?? acquireWebContainer)({
+          timeoutMs: requested === 'auto' ? WEBCONTAINER_AUTO_TIMEOUT_MS : WEBCONTAINER_EXPLICIT_TIMEOUT_MS,
+          probeGraceMs: WEBCONTAINER_UNREACHABLE_GRACE_MS[requested === 'auto' ? 'auto' : 'explicit'],
+          workdirName: WEBCONTAINER_WORKDIR_NAME,
+        });
+        const reason =
+          requested === 'auto'
+            ? 'WebContainer: a Node.js VM in the page (the page is cross-origin isolated and it booted)'
+            : `WebContainer was chosen${via}: a Node.js VM in the page`;
+        sandbox = await createWebContainerSandbox(acquired.wc, { files, reason });
+        failure = '';
+      } catch (err) {
+        acquired?.release();
+        acquired = undefined;
+        failure =
+          err instanceof BootError
+            ? err.message
+            : `it failed to start: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+    selection = sandbox
+      ? { kind: 'webcontainer', requested, source, reason: sandbox.info().reason, fellBack: false }
+      : {
+          kind: 'just-bash',
+          requested,
+          source,
+          reason: `WebContainer unavailable: ${failure}. Using just-bash instead (a simulated bash, no Node.js)`,
+          fellBack: true,
+        };
+  }
+
+  sandbox ??= await createJustBashSandbox({ files, reason: selection.reason });
+  const persistence = store
+    ? attachPersistence(sandbox, store, { saved, onError: options.onStorageError })
+    : undefined;
+  const box = sandbox;
+  let closed: Promise<void> | undefined;
+  const result: OpenedSandbox = {
+    sandbox: box,
+    selection,
+    persistence,
+    restored: saved !== undefined,
+    close() {
+      closed ??= (async () => {
+        await persistence?.flush();
+        persistence?.dispose();
+        await box.dispose();
+        acquired?.release();
+      })();
+      return closed;
+    },
+  };
+  opened.set(box, result);
+  return result;
+}
