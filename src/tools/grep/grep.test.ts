@@ -106,6 +106,19 @@ describe('GrepTool content mode', () => {
     expect(text).toBe('docs/readme.md:TODO write docs');
   });
 
+  it('prints no -- separators without context options (as ripgrep)', async () => {
+    const { renderFileContent } = await import('./search.ts');
+    const lines = ['a match', 'x', 'y', 'another match'];
+    const opts = { before: 0, after: 0, lineNumbers: true, maxLineChars: 500 };
+    expect(renderFileContent('f.txt', lines, [0, 3], opts)).toEqual(['f.txt:1:a match', 'f.txt:4:another match']);
+    expect(renderFileContent('f.txt', lines, [0, 3], { ...opts, after: 1 })).toEqual([
+      'f.txt:1:a match',
+      'f.txt-2-x',
+      '--',
+      'f.txt:4:another match',
+    ]);
+  });
+
   it('shows context lines with - and separates groups with --', async () => {
     const { text } = await grep({ pattern: 'TODO', output_mode: 'content', '-C': 1, glob: '*.ts' });
     expect(text.split('\n')).toEqual([

@@ -177,7 +177,7 @@ export interface ContentOptions {
 
 /**
  * Output lines for one file in ripgrep's format: `path:N:text` for matches, `path-N-text` for context
- * (without line numbers `path:text` / `path-text`); `--` between non-adjacent groups.
+ * (without line numbers `path:text` / `path-text`); with context lines, `--` between non-adjacent groups.
  */
 export function renderFileContent(
   displayPath: string,
@@ -196,7 +196,8 @@ export function renderFileContent(
   }
   const out: string[] = [];
   for (const [start, end] of ranges) {
-    if (out.length > 0) out.push('--');
+    // ripgrep prints `--` between groups only when context lines were asked for.
+    if (out.length > 0 && (options.before > 0 || options.after > 0)) out.push('--');
     for (let k = start; k <= end; k++) {
       const sep = isMatch.has(k) ? ':' : '-';
       const num = options.lineNumbers ? `${k + 1}${sep}` : '';
