@@ -6,9 +6,11 @@
 import { isBlanketRuleFor } from '../core/permissions/rules.ts';
 import type { AnyTool } from '../core/tool.ts';
 import { BashTool } from './bash/bash.ts';
+import { BashOutputTool } from './bash-output/bash-output.ts';
 import { EditTool } from './edit/edit.ts';
 import { GlobTool } from './glob/glob.ts';
 import { GrepTool } from './grep/grep.ts';
+import { KillShellTool } from './kill-shell/kill-shell.ts';
 import { ReadTool } from './read/read.ts';
 import { createToolSearchTool, type ToolSearchOptions, ToolSearchTool } from './tool-search/tool-search.ts';
 import { WriteTool } from './write/write.ts';
@@ -27,7 +29,18 @@ if (__FEATURE_POWERSHELL__) {
  */
 export function getAllBaseTools(options: { toolSearch?: ToolSearchOptions } = {}): AnyTool[] {
   const toolSearch = options.toolSearch ? createToolSearchTool(options.toolSearch) : ToolSearchTool;
-  return [BashTool, EditTool, GlobTool, GrepTool, ReadTool, toolSearch, WriteTool, ...gatedTools];
+  return [
+    BashTool,
+    BashOutputTool,
+    EditTool,
+    GlobTool,
+    GrepTool,
+    KillShellTool,
+    ReadTool,
+    toolSearch,
+    WriteTool,
+    ...gatedTools,
+  ];
 }
 
 /**

@@ -39,11 +39,19 @@ Output: Install package dependencies
 Input: mkdir foo
 Output: Create directory 'foo'`,
     ),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Set to true to run this command in the background (a dev server, a watcher). Use BashOutput to read its output and KillShell to stop it.',
+    ),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
 
 export interface BashOutput {
+  /** Set when the command was started in the background. */
+  backgroundId?: string;
   stdout: string;
   stderr: string;
   exitCode: number;
@@ -103,6 +111,17 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, Promise<BashPe
   async call(input, ctx, onProgress) {
     const error = validationError(input);
     if (error) throw new ToolInputError(error);
+    if (input.run_in_background) {
+      const proc = await ctx.sandbox.startBackground(input.command);
+      return {
+        data: {
+          backgroundId: proc.id,
+          stdout: `Command running in background with ID: ${proc.id}. Read its output with BashOutput (bash_id "${proc.id}"); stop it with KillShell.`,
+          stderr: '',
+          exitCode: 0,
+        },
+      };
+    }
     const result = await ctx.sandbox.exec(input.command, {
       timeoutMs: effectiveTimeout(input.timeout),
       signal: ctx.abortController.signal,
@@ -137,9 +156,10 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, Promise<BashPe
   /** No opinion of its own: the engine checks every sub-command of the parsed line (shell-analysis.ts). */
   checkPermissions: async () => ({ behavior: 'passthrough' }),
   preparePermissionMatcher: (input) => analyzeShellCommand(input.command),
-  isReadOnly: (input) => (input ? isReadOnlyCommand(input.command) : false),
+  isReadOnly: (input) => (input ? !input.run_in_background && isReadOnlyCommand(input.command) : false),
   isDestructive: (input) => (input ? isDestructiveCommand(input.command) : true),
-  isConcurrencySafe: (input) => (input ? isReadOnlyCommand(input.command) : false),
+  isConcurrencySafe: (input) =>
+    input ? !input.run_in_background && isReadOnlyCommand(input.command) : false,
   interruptBehavior: () => 'abort',
 
   renderToolUseMessage: (input) => ({
