@@ -18,6 +18,8 @@ const BENCHES: string[] = [
   '/bench/deferred-tokens.ts',
   '/bench/tool-search.ts',
   '/bench/cache-share.ts',
+  '/bench/sandbox.ts',
+  '/bench/workbench.ts',
 ];
 
 function arg(name: string): string | undefined {

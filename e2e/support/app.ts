@@ -64,3 +64,33 @@ export function resultText(block: { content?: unknown }): string {
   if (Array.isArray(c)) return c.map((p) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
   return '';
 }
+
+/** Opens Settings, fills the key and base URL, ticks "remember" when asked, saves. */
+export async function connectRemembering(page: Page, api: MockApi, apiKey = 'test'): Promise<void> {
+  await page.getByTestId('settings-button').click();
+  await expect(page.getByTestId('settings-dialog')).toBeVisible();
+  await page.getByTestId('api-key-input').fill(apiKey);
+  await page.getByTestId('base-url-input').fill(api.url);
+  await page.getByTestId('remember-key').check();
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
+}
+
+/** Waits until the open session is written to IndexedDB (the header says "Saved"). */
+export async function waitSaved(page: Page): Promise<void> {
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+}
+
+/** The session entries of the sessions list, as titles. */
+export async function sessionTitles(page: Page): Promise<string[]> {
+  return page.getByTestId('session-title').allTextContents();
+}
+
+/**
+ * Switches the permission mode (the prompt box's mode switch, saved as a setting) to "Allow everything",
+ * for tests about something other than permission prompts.
+ */
+export async function allowEverything(page: Page): Promise<void> {
+  await page.getByTestId('mode-switch').selectOption('bypassPermissions');
+  await expect(page.getByTestId('mode-switch')).toHaveValue('bypassPermissions');
+}

@@ -2,20 +2,26 @@
  * The agent session: transcript, sandbox, tool pool, schema cache and model client, wired to the loop.
  * The UI and the embed API drive it through the AgentSession interface (types.ts).
  */
-import { createSchemaCache } from '../core/api-schema.ts';
-import { DEFAULT_MAX_TOKENS, DEFAULT_MODEL } from '../core/constants.ts';
+import { openPersistentSchemaCache } from '../core/api-schema.ts';
+import { DEFAULT_CACHE_TTL, DEFAULT_MAX_TOKENS, DEFAULT_MODEL } from '../core/constants.ts';
 import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
+import { createDeferredToolsState, type ToolSearchSetting } from '../core/deferred-tools.ts';
 import { features } from '../core/features.ts';
-import type { MessageParam } from '../core/messages.ts';
+import { ensureToolResultPairing, type MessageParam } from '../core/messages.ts';
 import { createAnthropicClient, DEFAULT_BASE_URL } from '../core/model/anthropic.ts';
+import { createCanUseTool, recordAllowAlways } from '../core/permissions/can-use-tool.ts';
+import { type PermissionSettingsStorage, PermissionStore } from '../core/permissions/store.ts';
+import type { PermissionRuleSet } from '../core/permissions/types.ts';
 import { query } from '../core/query.ts';
+import { createDefaultStore, type KeyValueStore } from '../core/storage.ts';
 import { buildSystemPrompt, today } from '../core/system-prompt.ts';
 import type { AnyTool } from '../core/tool.ts';
-import { DEMO_PROJECT } from '../sandbox/demo-project.ts';
-import { createJustBashSandbox } from '../sandbox/just-bash.ts';
+import { createResultSpiller, createSpillStore } from '../core/tool-results.ts';
+import { createDefaultMcpManager, type McpManager } from '../mcp/index.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import { assembleToolPool, getTools } from '../tools/registry.ts';
-import type { AgentSession, AgentSettings, SessionEvent } from './types.ts';
+import { openSandbox } from '../sandbox/select.ts';
+import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
+import type { AgentSession, AgentSettings, ModelSummary, RequestSizes, SessionEvent } from './types.ts';
 
 /** The key the SDK sends when the dev proxy adds the real one (it is replaced server-side). */
 const PROXY_PLACEHOLDER_KEY = 'added-by-dev-proxy';
@@ -36,27 +42,111 @@ export function usesDevProxy(settings: AgentSettings): boolean {
   return /\/api\/anthropic\/?$/.test(settings.baseURL);
 }
 
+/** Sizes of a Messages API request body by part, or undefined for any other body. Never throws. */
+export function requestSizes(body: unknown): RequestSizes | undefined {
+  if (typeof body !== 'string' || !body.includes('"messages"')) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { tools?: unknown; system?: unknown; messages?: unknown };
+    if (!Array.isArray(parsed.messages)) return undefined;
+    const size = (v: unknown) => (v === undefined ? 0 : JSON.stringify(v).length);
+    return {
+      toolsChars: size(parsed.tools),
+      systemChars: size(parsed.system),
+      messagesChars: size(parsed.messages),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 export interface CreateAgentSessionOptions {
   settings?: Partial<AgentSettings>;
   sandbox?: Sandbox;
   /** Extra tools (e.g. MCP), placed after the built-ins. */
   mcpTools?: AnyTool[];
-  /** Blanket deny rules that remove tools from the pool. */
+  /** MCP servers; their tools join the pool at every turn. Default: a persisted manager; null: none. */
+  mcp?: McpManager | null;
+  /** Blanket deny rules that remove tools from the pool (embed deny rules, like `permissions.rules.deny`). */
   denyRules?: string[];
+  /**
+   * Permission rules of the host page (the embed config, shown with source "embed") and where the user's
+   * settings rules persist (default: IndexedDB; null: nowhere).
+   */
+  permissions?: { rules?: PermissionRuleSet; storage?: PermissionSettingsStorage | null };
   fetch?: typeof fetch;
+  /**
+   * Names the session across page reloads: its schema cache and start date are stored under it, so a
+   * reloaded page sends byte-identical tools and system (the prompt cache keeps hitting). Default: new.
+   */
+  sessionId?: string;
+  /** Where the schema cache and session data (`session`) and spilled results (`results`) live. Default: IndexedDB, else memory. */
+  storage?: { session?: KeyValueStore; results?: KeyValueStore };
+  /** How ToolSearch results reach the model: 'auto' (default: native, portable once the endpoint refuses it). */
+  toolSearch?: ToolSearchSetting;
+  /** Prompt-cache TTL of the breakpoints (default DEFAULT_CACHE_TTL; '1h' for long idle gaps). */
+  cacheTtl?: '5m' | '1h';
+  /** The session clock (the date in the system prompt on first use). Default: now. */
+  now?: () => Date;
+}
+
+/** The record of a session's start date (kept so the system prompt survives a reload byte for byte). */
+const sessionMetaKey = (sessionId: string) => `session-meta:v1:${sessionId}`;
+
+/** The date a session started, stored on first use. Never rejects (storage failures fall back to today). */
+async function sessionDate(store: KeyValueStore, sessionId: string, now: Date): Promise<string> {
+  try {
+    const meta = await store.get<{ date?: unknown }>(sessionMetaKey(sessionId));
+    if (typeof meta?.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(meta.date)) return meta.date;
+    const date = today(now);
+    await store.set(sessionMetaKey(sessionId), { date });
+    return date;
+  } catch {
+    return today(now);
+  }
 }
 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<AgentSession> {
   let settings: AgentSettings = { ...defaultSettings(), ...options.settings };
-  const sandbox = options.sandbox ?? (await createJustBashSandbox({ files: { ...DEMO_PROJECT } }));
-  const tools = assembleToolPool(getTools(options.denyRules ?? []), options.mcpTools ?? []);
-  const schemaCache = createSchemaCache();
+  // Without a given sandbox: the one the page asks for (?sandbox=, the setting, auto), with its saved files.
+  const opened = options.sandbox ? undefined : await openSandbox();
+  const sandbox = options.sandbox ?? (opened as NonNullable<typeof opened>).sandbox;
+  const mcp = options.mcp === undefined ? createDefaultMcpManager() : (options.mcp ?? undefined);
+  // ToolSearch names servers still connecting when nothing matches.
+  const baseTools = getAllBaseTools({
+    toolSearch: { connectingServers: () => mcp?.connectingServers() ?? [] },
+  });
+  const embedRules = options.permissions?.rules;
+  const permissions = new PermissionStore({
+    embed: { ...embedRules, deny: [...(embedRules?.deny ?? []), ...(options.denyRules ?? [])] },
+    storage: options.permissions?.storage,
+    knownTools: baseTools.map((t) => t.name),
+  });
+  await permissions.load();
+  const canUseTool = createCanUseTool({
+    getRules: () => permissions.rules(),
+    getMode: () => settings.permissionMode,
+  });
+  // A blanket deny rule (any source, read at every request) removes the tool before the model sees it.
+  const mcpTools = () =>
+    getTools(permissions.blanketDenies(), [...(options.mcpTools ?? []), ...(mcp?.tools() ?? [])]);
+  /** The pool of one request: MCP tools come and go between (and during) turns. */
+  const currentTools = () => assembleToolPool(getTools(permissions.blanketDenies(), baseTools), mcpTools());
+  let tools = currentTools();
+  const sessionId = options.sessionId ?? crypto.randomUUID();
+  const sessionStore = options.storage?.session ?? createDefaultStore('session');
+  const schemaCache = await openPersistentSchemaCache(sessionStore, sessionId);
+  const date = await sessionDate(sessionStore, sessionId, options.now?.() ?? new Date());
+  const deferredTools = createDeferredToolsState(options.toolSearch ?? 'auto');
+  const resultStore = createSpillStore({ kv: options.storage?.results ?? createDefaultStore('results') });
+  void resultStore.evict().catch(() => {});
+  const resultSpiller = createResultSpiller({ store: resultStore });
   const listeners = new Set<(e: SessionEvent) => void>();
   let transcript: MessageParam[] = [];
   let running: Promise<void> | undefined;
   let queue: Promise<void> = Promise.resolve();
   let context: ToolUseContext = createToolUseContext({
     sandbox,
+    resultStore,
     options: {
       tools,
       model: settings.model,
@@ -75,6 +165,26 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     }
   };
 
+  // Project files that cannot be saved (storage full) are reported once per failure streak, never dropped.
+  let storageFailing = false;
+  opened?.persistence?.onStatus((status) => {
+    if (status.state === 'error' && !storageFailing) {
+      emit({
+        type: 'error',
+        error: { kind: 'unknown', message: status.error ?? 'Project files could not be saved.' },
+      });
+    }
+    storageFailing = status.state === 'error' ? true : status.state === 'saved' ? false : storageFailing;
+  });
+
+  // Every model request passes here, so the usage meter can split tokens by the body's parts.
+  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const measuringFetch: typeof fetch = (input, init) => {
+    const sizes = requestSizes(init?.body);
+    if (sizes) emit({ type: 'request-sent', sizes });
+    return baseFetch(input, init);
+  };
+
   const runTurn = async (prompt: string): Promise<void> => {
     const apiKey = settings.apiKey || (usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
     if (!apiKey) {
@@ -89,19 +199,24 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       return;
     }
     const abortController = new AbortController();
+    tools = currentTools();
     context = {
       ...context,
       abortController,
-      options: { ...context.options, model: settings.model, permissionMode: settings.permissionMode },
+      options: { ...context.options, tools, model: settings.model, permissionMode: settings.permissionMode },
     };
-    transcript = [...transcript, { role: 'user', content: [{ type: 'text', text: prompt }] }];
+    // What the sandbox noticed since the last turn (e.g. a preview page's errors) goes with the prompt.
+    const reminders = sandbox
+      .takeReminders()
+      .map((r) => ({ type: 'text' as const, text: `<system-reminder>\n${r}\n</system-reminder>` }));
+    transcript = [...transcript, { role: 'user', content: [...reminders, { type: 'text', text: prompt }] }];
     emit({ type: 'run-start', prompt });
-    const client = createAnthropicClient({ apiKey, baseURL: settings.baseURL, fetch: options.fetch });
+    const client = createAnthropicClient({ apiKey, baseURL: settings.baseURL, fetch: measuringFetch });
     const systemPrompt = buildSystemPrompt({
       sandbox: sandbox.info(),
       root: sandbox.root,
       cwd: sandbox.root,
-      date: today(),
+      date,
     });
     const gen = query({
       client,
@@ -109,13 +224,18 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       maxTokens: settings.maxTokens,
       systemPrompt,
       messages: transcript,
-      tools,
+      getTools: currentTools,
       context,
       schemaCache,
+      deferredTools,
+      resultSpiller,
+      cacheTtl: options.cacheTtl ?? DEFAULT_CACHE_TTL,
+      canUseTool,
     });
     let step = await gen.next();
     while (!step.done) {
-      emit(step.value);
+      // "Allow always" at a prompt adds its rule to the session rules before the call runs.
+      emit(recordAllowAlways(step.value, permissions));
       step = await gen.next();
     }
     transcript = step.value.messages;
@@ -125,6 +245,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 
   const session: AgentSession = {
     sandbox,
+    ...(mcp ? { mcp } : {}),
+    permissions,
     transcript: () => transcript,
     settings: () => settings,
     updateSettings(patch) {
@@ -144,6 +266,29 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       queue = run;
       return run;
     },
+    loadTranscript(messages) {
+      if (running) return false;
+      transcript = ensureToolResultPairing(messages);
+      // Another conversation: what this one read is not known to it (Edit/Write must read again).
+      context = { ...context, readFileState: new Map() };
+      return true;
+    },
+    async listModels(overrides) {
+      const s = { ...settings, ...overrides };
+      const apiKey = s.apiKey || (usesDevProxy(s) ? PROXY_PLACEHOLDER_KEY : '');
+      const client = createAnthropicClient({
+        apiKey,
+        baseURL: s.baseURL,
+        fetch: options.fetch,
+        maxRetries: 0,
+      });
+      const models: ModelSummary[] = [];
+      for await (const m of client.models.list({ limit: 100 })) {
+        models.push({ id: m.id, displayName: m.display_name });
+        if (models.length >= 200) break;
+      }
+      return models;
+    },
     interrupt() {
       if (running) context.abortController.abort();
     },
@@ -155,7 +300,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     async dispose() {
       context.abortController.abort();
       listeners.clear();
-      await sandbox.dispose();
+      if (options.mcp === undefined) await mcp?.dispose();
+      await schemaCache.flush();
+      await (opened ? opened.close() : sandbox.dispose());
     },
   };
   return session;

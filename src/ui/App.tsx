@@ -1,123 +1,290 @@
 /**
- * The page: header, chat column (transcript + prompt box) and the files panel. It reaches the agent
- * only through AgentSession and files only through the session's Sandbox.
+ * The workbench page: sessions list | chat (transcript + prompt box) | side panel (files, terminal,
+ * preview, todos, usage), with resizable dividers, a header (save status, usage meter, settings) and
+ * an offline banner. It reaches the agent only through AgentSession (via useWorkbench) and files only
+ * through the session's Sandbox.
  */
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { createAgentSession, defaultSettings, usesDevProxy } from '../agent/session.ts';
-import type { AgentSession, AgentSettings, SessionEvent } from '../agent/types.ts';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AgentSettings, ModelSummary } from '../agent/types.ts';
+import type { PermissionMode } from '../core/permissions/types.ts';
+import { usesDevProxy } from './agent-module.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { FilesPanel } from './FilesPanel.tsx';
 import { Header } from './Header.tsx';
+import { McpPanel } from './McpPanel.tsx';
+import { usePermissionSlot } from './PermissionPrompt.tsx';
+import { PermissionRules } from './PermissionRules.tsx';
 import { PromptBox } from './PromptBox.tsx';
-import { SettingsDialog } from './SettingsDialog.tsx';
+import { SessionsPanel } from './SessionsPanel.tsx';
+import { SettingsDialog, type SettingsSave } from './SettingsDialog.tsx';
+import { SidePanel, type SideTabDef } from './SidePanel.tsx';
+import { PreviewPanel, TodoPanel } from './SidePanels.tsx';
+import { Splitter } from './Splitter.tsx';
+import { DEFAULT_PREFS, type SideTab } from './settings-store.ts';
 import { Transcript } from './Transcript.tsx';
-import { initialTranscript, reduceTranscript } from './transcript-state.ts';
+import { latestTodos } from './todos.ts';
+import type { TranscriptItem } from './transcript-state.ts';
+import { UsagePanel } from './UsagePanel.tsx';
+import { useOnline } from './use-online.ts';
+import { usePreviewUrl } from './use-preview.ts';
+import { type CreateSession, useWorkbench, type WorkbenchDeps } from './use-workbench.ts';
 
-export type CreateSession = (options: { settings: AgentSettings }) => Promise<AgentSession>;
+export type { CreateSession } from './use-workbench.ts';
 
 export interface AppProps {
   /** How the page gets its session (default: the just-bash sandbox with the demo project). */
   createSession?: CreateSession;
   initialSettings?: AgentSettings;
+  /** Storage overrides (tests, embedding). */
+  stores?: Pick<WorkbenchDeps, 'sessionsStore' | 'settingsStore'>;
 }
 
-export function App({ createSession = createAgentSession, initialSettings }: AppProps) {
-  const [settings, setSettings] = useState<AgentSettings>(() => initialSettings ?? defaultSettings());
-  const settingsRef = useRef(settings);
-  settingsRef.current = settings;
-  const [session, setSession] = useState<AgentSession | null>(null);
-  const [bootError, setBootError] = useState<string | null>(null);
-  const [transcript, dispatch] = useReducer(reduceTranscript, initialTranscript);
-  const [sending, setSending] = useState(false);
+const EMPTY_ITEMS: TranscriptItem[] = [];
+/** xterm is heavy: the terminal's code loads when its tab first opens. */
+const Terminal = lazy(() => import('./Terminal.tsx').then((m) => ({ default: m.Terminal })));
+/** The sandbox/project controls reach the sandbox host (select.ts): loaded with the agent, not before. */
+const ProjectControls = lazy(() =>
+  import('./ProjectControls.tsx').then((m) => ({ default: m.ProjectControls })),
+);
+/** `?virtualize=off` renders long transcripts in full (the benchmark's baseline). */
+const VIRTUALIZE =
+  typeof location === 'undefined' || new URLSearchParams(location.search).get('virtualize') !== 'off';
+
+export function App({ createSession, initialSettings, stores }: AppProps) {
+  const wb = useWorkbench({ createSession, initialSettings, ...stores });
+  const { agent, view, prefs, settings } = wb;
   const [prompt, setPrompt] = useState('');
+  const [queue, setQueue] = useState<string[]>([]);
+  const [sending, setSending] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [filesRefresh, setFilesRefresh] = useState(0);
+  const [openFile, setOpenFile] = useState<{ path: string } | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const online = useOnline();
+  const previewUrl = usePreviewUrl(agent?.sandbox ?? null);
+  const items = view?.transcript.items ?? EMPTY_ITEMS;
+  const running = Boolean(view?.transcript.running) || sending;
+  const connected = Boolean(settings.apiKey) || usesDevProxy(settings);
+
+  // Theme: follow the system unless the user picked one.
+  useEffect(() => {
+    const root = document.documentElement;
+    if (prefs.theme === 'system') delete root.dataset.theme;
+    else root.dataset.theme = prefs.theme;
+  }, [prefs.theme]);
 
   useEffect(() => {
-    let cancelled = false;
-    let created: AgentSession | undefined;
-    createSession({ settings: settingsRef.current }).then(
-      (s) => {
-        if (cancelled) {
-          void s.dispose();
-          return;
-        }
-        created = s;
-        setSession(s);
-      },
-      (err: unknown) => {
-        if (!cancelled) setBootError(err instanceof Error ? err.message : String(err));
-      },
-    );
-    return () => {
-      cancelled = true;
-      if (created) void created.dispose();
-    };
-  }, [createSession]);
-
-  useEffect(() => {
-    if (!session) return;
-    return session.subscribe((event: SessionEvent) => {
-      dispatch(event);
+    if (!agent) return;
+    performance.mark('tabcode:interactive');
+    return agent.subscribe((event) => {
       if (event.type === 'tool-result' || event.type === 'run-end') setFilesRefresh((n) => n + 1);
     });
-  }, [session]);
+  }, [agent]);
 
-  const running = transcript.running || sending;
+  // A new session starts with an empty queue.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset per session
+  useEffect(() => setQueue([]), [wb.model]);
 
-  const interrupt = useCallback(() => {
-    if (session?.isRunning()) session.interrupt();
-  }, [session]);
-
-  // Esc anywhere stops the running turn (the settings dialog handles its own Esc).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || settingsOpen || !session?.isRunning()) return;
-      e.preventDefault();
-      session.interrupt();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [session, settingsOpen]);
+  const sendText = useCallback(
+    (text: string) => {
+      if (!agent || !wb.model) return;
+      const current = agent.settings();
+      if (!current.apiKey && !usesDevProxy(current)) {
+        wb.model.local({ type: 'local-notice', notice: 'missing-key' });
+        return false;
+      }
+      setSending(true);
+      void agent.send(text).finally(() => setSending(false));
+      return true;
+    },
+    [agent, wb.model],
+  );
 
   const send = () => {
     const text = prompt.trim();
-    if (!session || !text || running) return;
-    const current = session.settings();
-    if (!current.apiKey && !usesDevProxy(current)) {
-      dispatch({ type: 'local-notice', notice: 'missing-key' });
-      return;
-    }
-    setPrompt('');
-    setSending(true);
-    session.send(text).finally(() => setSending(false));
+    if (!text || running) return;
+    if (sendText(text)) setPrompt('');
   };
 
-  const saveSettings = (patch: Partial<AgentSettings>) => {
-    session?.updateSettings(patch);
-    setSettings((s) => ({ ...s, ...patch }));
+  const enqueue = () => {
+    const text = prompt.trim();
+    if (!text) return;
+    setQueue((q) => [...q, text]);
+    setPrompt('');
+  };
+
+  // When a turn ends, the next queued prompt goes out. After an interrupt or an error the queue goes back
+  // into the prompt box instead, for the user to decide.
+  const wasRunning = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on the running → idle edge only
+  useEffect(() => {
+    if (running) {
+      wasRunning.current = true;
+      return;
+    }
+    if (!wasRunning.current) return;
+    wasRunning.current = false;
+    if (queue.length === 0) return;
+    const last = items[items.length - 1];
+    const stopped = last?.kind === 'error' || (last?.kind === 'notice' && last.notice === 'interrupted');
+    if (stopped) {
+      setPrompt((p) => [...queue, p].filter((s) => s.trim()).join('\n\n'));
+      setQueue([]);
+      return;
+    }
+    const [next, ...rest] = queue;
+    setQueue(rest);
+    sendText(next);
+  }, [running]);
+
+  const interrupt = useCallback(() => {
+    if (agent?.isRunning()) agent.interrupt();
+  }, [agent]);
+
+  // Page-wide keys: Esc stops the agent; Ctrl/⌘+B sessions, +J side panel, +, settings.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (settingsOpen) return;
+      if (e.key === 'Escape' && agent?.isRunning()) {
+        e.preventDefault();
+        agent.interrupt();
+        return;
+      }
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      if (e.key === 'b') wb.updatePrefs({ sessionsOpen: !prefs.sessionsOpen });
+      else if (e.key === 'j') wb.updatePrefs({ sideOpen: !prefs.sideOpen });
+      else if (e.key === ',') setSettingsOpen(true);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [agent, settingsOpen, prefs.sessionsOpen, prefs.sideOpen, wb.updatePrefs]);
+
+  const saveSettings = (save: SettingsSave) => {
+    wb.updateSettings(save.settings, save.rememberKey);
+    wb.updatePrefs({ theme: save.theme });
     setSettingsOpen(false);
     inputRef.current?.focus();
   };
 
-  const pickExample = (text: string) => {
-    setPrompt(text);
-    inputRef.current?.focus();
-  };
+  const listModels = useCallback(
+    (overrides: Partial<AgentSettings>): Promise<ModelSummary[]> =>
+      agent ? agent.listModels(overrides) : Promise.reject(new Error('The session is starting.')),
+    [agent],
+  );
 
-  const empty = transcript.items.length === 0;
+  const setMode = (permissionMode: PermissionMode) => wb.updateSettings({ permissionMode });
+  const showTab = (sideTab: SideTab) => wb.updatePrefs({ sideTab, sideOpen: true });
+  const history = useMemo(() => items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [items]);
+  const todos = useMemo(() => latestTodos(items), [items]);
+  const permissionSlot = usePermissionSlot(agent);
+  const empty = items.length === 0;
+
+  const tabs: SideTabDef[] = [
+    {
+      id: 'files',
+      label: 'Files',
+      render: () => (
+        <>
+          <FilesPanel sandbox={agent?.sandbox ?? null} refreshKey={filesRefresh} openRequest={openFile} />
+          {agent && (
+            <Suspense fallback={null}>
+              <ProjectControls sandbox={agent.sandbox} />
+            </Suspense>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'terminal',
+      label: 'Terminal',
+      render: () => (
+        <Suspense fallback={<div className="panel-empty muted">Loading the terminal…</div>}>
+          <Terminal sandbox={agent?.sandbox ?? null} />
+        </Suspense>
+      ),
+    },
+    {
+      id: 'preview',
+      label: 'Preview',
+      badge: previewUrl ? '●' : undefined,
+      render: () => <PreviewPanel url={previewUrl} />,
+    },
+    {
+      id: 'todos',
+      label: 'Todos',
+      badge: todos ? `${todos.filter((t) => t.status === 'completed').length}/${todos.length}` : undefined,
+      render: () => <TodoPanel todos={todos} />,
+    },
+    { id: 'usage', label: 'Usage', render: () => <UsagePanel requests={view?.usage.requests ?? []} /> },
+    { id: 'mcp', label: 'MCP', render: () => <McpPanel manager={agent?.mcp} /> },
+    { id: 'rules', label: 'Permissions', render: () => <PermissionRules session={agent} /> },
+  ];
 
   return (
     <div className="app">
       <Header
-        sandbox={session ? session.sandbox.info() : null}
+        sandbox={agent ? agent.sandbox.info() : null}
         model={settings.model}
+        save={view && view.transcript.items.length > 0 ? view.save : null}
+        saveError={view?.saveError}
+        usage={view?.usage.requests ?? []}
+        sessionsOpen={prefs.sessionsOpen}
+        sideOpen={prefs.sideOpen}
+        onToggleSessions={() => wb.updatePrefs({ sessionsOpen: !prefs.sessionsOpen })}
+        onToggleSide={() => wb.updatePrefs({ sideOpen: !prefs.sideOpen })}
+        onOpenUsage={() => showTab('usage')}
         onOpenSettings={() => setSettingsOpen(true)}
       />
+      {(!online || view?.networkFailed) && (
+        <div
+          className="banner banner-offline"
+          role="alert"
+          data-testid="offline-banner"
+          data-reason={online ? 'fetch' : 'offline'}
+        >
+          <div className="banner-text">
+            <div>{online ? 'The API could not be reached.' : 'You are offline.'}</div>
+            <div className="banner-detail">
+              {online
+                ? 'Check your connection and the base URL in Settings, then send again.'
+                : 'Requests to the model will fail until the connection is back. Files and saved sessions still work.'}
+            </div>
+          </div>
+        </div>
+      )}
       <div className="app-body">
+        {prefs.sessionsOpen && (
+          <>
+            <div className="sessions-col" style={{ width: prefs.sessionsWidth }}>
+              <SessionsPanel
+                sessions={wb.sessions}
+                currentId={view?.id ?? null}
+                currentTitle={view?.title ?? ''}
+                currentEmpty={empty}
+                onNew={wb.newSession}
+                onSwitch={wb.switchSession}
+                onRename={wb.renameSession}
+                onDelete={wb.deleteSession}
+                onExport={wb.exportSession}
+                onImport={wb.importSession}
+              />
+            </div>
+            <Splitter
+              label="Resize the sessions list"
+              value={prefs.sessionsWidth}
+              min={160}
+              max={420}
+              direction={1}
+              onChange={(sessionsWidth) => wb.updatePrefs({ sessionsWidth })}
+              onReset={() => wb.updatePrefs({ sessionsWidth: DEFAULT_PREFS.sessionsWidth })}
+              testId="sessions-splitter"
+            />
+          </>
+        )}
         <main className="chat">
-          {bootError && (
+          {wb.bootError && (
             <div
               className="banner banner-error boot-error"
               role="alert"
@@ -126,21 +293,34 @@ export function App({ createSession = createAgentSession, initialSettings }: App
             >
               <div className="banner-text">
                 <div>The sandbox could not start.</div>
-                <div className="banner-detail">{bootError}</div>
+                <div className="banner-detail">{wb.bootError}</div>
               </div>
             </div>
           )}
           {empty ? (
             <div className="transcript">
               <div className="transcript-inner">
-                <EmptyState onPick={pickExample} />
+                <EmptyState
+                  onPick={(text) => {
+                    setPrompt(text);
+                    inputRef.current?.focus();
+                  }}
+                  connected={connected}
+                  onOpenSettings={() => setSettingsOpen(true)}
+                  onOpenFile={(path) => {
+                    showTab('files');
+                    setOpenFile({ path });
+                  }}
+                />
               </div>
             </div>
           ) : (
             <Transcript
-              items={transcript.items}
+              items={items}
               running={running}
               onOpenSettings={() => setSettingsOpen(true)}
+              virtualize={VIRTUALIZE}
+              permissionSlot={permissionSlot}
             />
           )}
           <div className="composer">
@@ -148,20 +328,45 @@ export function App({ createSession = createAgentSession, initialSettings }: App
               value={prompt}
               onChange={setPrompt}
               onSend={send}
+              onQueue={enqueue}
               onStop={interrupt}
               running={running}
-              ready={session !== null}
+              ready={agent !== null}
               inputRef={inputRef}
+              history={history}
+              queued={queue}
+              onRemoveQueued={(i) => setQueue((q) => q.filter((_, j) => j !== i))}
+              mode={settings.permissionMode}
+              onModeChange={setMode}
             />
           </div>
         </main>
-        <FilesPanel sandbox={session?.sandbox ?? null} refreshKey={filesRefresh} />
+        {prefs.sideOpen && (
+          <>
+            <Splitter
+              label="Resize the side panel"
+              value={prefs.sideWidth}
+              min={260}
+              max={760}
+              direction={-1}
+              onChange={(sideWidth) => wb.updatePrefs({ sideWidth })}
+              onReset={() => wb.updatePrefs({ sideWidth: DEFAULT_PREFS.sideWidth })}
+              testId="side-splitter"
+            />
+            <div className="side-col" style={{ width: prefs.sideWidth }}>
+              <SidePanel tabs={tabs} active={prefs.sideTab} onSelect={showTab} />
+            </div>
+          </>
+        )}
       </div>
       <SettingsDialog
         open={settingsOpen}
         settings={settings}
+        theme={prefs.theme}
+        rememberKey={prefs.rememberKey}
         onSave={saveSettings}
         onClose={() => setSettingsOpen(false)}
+        listModels={listModels}
       />
     </div>
   );

@@ -1,16 +1,43 @@
-/** The top bar: name, sandbox kind, model and the settings button. */
+/** The top bar: panel toggles, name, save status, usage meter, sandbox kind, model and settings. */
+import type { RequestUsage } from '../agent/sessions-store.ts';
 import type { SandboxInfo } from '../sandbox/sandbox.ts';
+import type { SaveStatus } from './session-model.ts';
+import { UsageMeter } from './UsagePanel.tsx';
 
 interface HeaderProps {
   sandbox: SandboxInfo | null;
   model: string;
+  save: SaveStatus | null;
+  saveError?: string;
+  usage: readonly RequestUsage[];
+  sessionsOpen: boolean;
+  sideOpen: boolean;
+  onToggleSessions: () => void;
+  onToggleSide: () => void;
+  onOpenUsage: () => void;
   onOpenSettings: () => void;
 }
 
-export function Header({ sandbox, model, onOpenSettings }: HeaderProps) {
+const SAVE_LABEL: Record<SaveStatus, string> = { saved: 'Saved', pending: 'Saving…', error: 'Not saved' };
+
+export function Header(props: HeaderProps) {
+  const { sandbox, save } = props;
   return (
     <header className="app-header">
       <div className="brand">
+        <button
+          type="button"
+          className="icon-btn"
+          onClick={props.onToggleSessions}
+          aria-pressed={props.sessionsOpen}
+          aria-label="Sessions list (Ctrl+B)"
+          title="Sessions list (Ctrl+B)"
+          data-testid="toggle-sessions"
+        >
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+            <path fill="currentColor" d="M3 5h18v2H3zm0 6h18v2H3zm0 6h18v2H3z" />
+          </svg>
+        </button>
         <img
           className="brand-logo"
           src={`${import.meta.env.BASE_URL}favicon.svg`}
@@ -22,6 +49,17 @@ export function Header({ sandbox, model, onOpenSettings }: HeaderProps) {
         <span className="brand-tag muted">a coding agent in your browser tab</span>
       </div>
       <div className="header-right">
+        {save && (
+          <span
+            className={`save-status save-${save}`}
+            data-testid="save-status"
+            data-state={save}
+            title={props.saveError ?? 'Sessions are saved in this browser (IndexedDB)'}
+          >
+            {SAVE_LABEL[save]}
+          </span>
+        )}
+        <UsageMeter requests={props.usage} onOpen={props.onOpenUsage} />
         <span
           className={`badge ${sandbox ? `badge-${sandbox.kind}` : 'badge-loading'}`}
           data-testid="sandbox-badge"
@@ -32,15 +70,28 @@ export function Header({ sandbox, model, onOpenSettings }: HeaderProps) {
           {sandbox ? sandbox.kind : 'starting…'}
         </span>
         <span className="model-name mono muted" title="Model" data-testid="model-name">
-          {model}
+          {props.model}
         </span>
         <button
           type="button"
+          className="icon-btn"
+          onClick={props.onToggleSide}
+          aria-pressed={props.sideOpen}
+          aria-label="Side panel (Ctrl+J)"
+          title="Side panel (Ctrl+J)"
+          data-testid="toggle-side"
+        >
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+            <path fill="currentColor" d="M3 4h18v16H3zm2 2v12h9V6zm11 0v12h3V6z" />
+          </svg>
+        </button>
+        <button
+          type="button"
           className="icon-btn settings-btn"
-          onClick={onOpenSettings}
+          onClick={props.onOpenSettings}
           data-testid="settings-button"
           aria-label="Settings"
-          title="Settings"
+          title="Settings (Ctrl+,)"
         >
           <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
             <path

@@ -1,21 +1,39 @@
-/** The prompt box: Enter sends, Shift+Enter adds a newline; typing stays possible while a turn runs. */
-import { type KeyboardEvent, type RefObject, useLayoutEffect } from 'react';
+/**
+ * The prompt box, with Claude Code's keys: Enter sends (or queues while the agent works), Shift+Enter
+ * adds a newline, Up/Down walk the prompt history, Shift+Tab cycles the permission mode, Esc (handled by
+ * the page) interrupts. Queued prompts show above the box and can be removed before they are sent.
+ */
+import { type KeyboardEvent, type RefObject, useLayoutEffect, useRef } from 'react';
+import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
+import { MODE_LABEL } from './SettingsDialog.tsx';
 
 interface PromptBoxProps {
   value: string;
   onChange: (value: string) => void;
   onSend: () => void;
+  /** Adds the text to the queue (while a turn runs). */
+  onQueue: () => void;
   onStop: () => void;
   running: boolean;
   /** False until the session exists. */
   ready: boolean;
   inputRef: RefObject<HTMLTextAreaElement | null>;
+  /** Prompts sent in this session, oldest first. */
+  history: readonly string[];
+  queued: readonly string[];
+  onRemoveQueued: (index: number) => void;
+  mode: PermissionMode;
+  onModeChange: (mode: PermissionMode) => void;
 }
 
 const MAX_HEIGHT_PX = 240;
 
-export function PromptBox({ value, onChange, onSend, onStop, running, ready, inputRef }: PromptBoxProps) {
+export function PromptBox(props: PromptBoxProps) {
+  const { value, onChange, running, ready, inputRef, history, queued } = props;
   const canSend = ready && !running && value.trim() !== '';
+  const canQueue = ready && running && value.trim() !== '';
+  /** Position in the history while walking it with Up/Down (history.length = the draft). */
+  const walk = useRef<{ index: number; draft: string } | null>(null);
 
   // Grow with the text up to a limit.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
@@ -26,10 +44,46 @@ export function PromptBox({ value, onChange, onSend, onStop, running, ready, inp
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
   }, [value, inputRef]);
 
+  const recall = (el: HTMLTextAreaElement, direction: -1 | 1): boolean => {
+    if (history.length === 0) return false;
+    const w = walk.current ?? { index: history.length, draft: value };
+    const index = Math.min(history.length, Math.max(0, w.index + direction));
+    if (index === w.index) return false;
+    walk.current = { index, draft: w.draft };
+    const text = index === history.length ? w.draft : history[index];
+    onChange(text);
+    requestAnimationFrame(() => el.setSelectionRange(text.length, text.length));
+    return true;
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
-    e.preventDefault();
-    if (canSend) onSend();
+    const el = e.currentTarget;
+    if (e.nativeEvent.isComposing) return;
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      walk.current = null;
+      if (canSend) props.onSend();
+      else if (canQueue) props.onQueue();
+      return;
+    }
+    if (e.key === 'Tab' && e.shiftKey) {
+      e.preventDefault();
+      const i = PERMISSION_MODES.indexOf(props.mode);
+      props.onModeChange(PERMISSION_MODES[(i + 1) % PERMISSION_MODES.length]);
+      return;
+    }
+    const noModifiers = !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey;
+    // Up on the first line (Down on the last) walks the history, as in a shell.
+    if (noModifiers && e.key === 'ArrowUp' && !value.slice(0, el.selectionStart).includes('\n')) {
+      if (recall(el, -1)) e.preventDefault();
+    } else if (
+      noModifiers &&
+      e.key === 'ArrowDown' &&
+      walk.current &&
+      !value.slice(el.selectionEnd).includes('\n')
+    ) {
+      if (recall(el, 1)) e.preventDefault();
+    }
   };
 
   return (
@@ -37,9 +91,29 @@ export function PromptBox({ value, onChange, onSend, onStop, running, ready, inp
       className="prompt-box"
       onSubmit={(e) => {
         e.preventDefault();
-        if (canSend) onSend();
+        if (canSend) props.onSend();
+        else if (canQueue) props.onQueue();
       }}
     >
+      {queued.length > 0 && (
+        <ol className="queue" data-testid="prompt-queue" aria-label="Queued prompts">
+          {queued.map((q, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a queue entry is its position
+            <li key={i} className="queued" data-testid="queued-prompt">
+              <span className="queued-label muted">queued</span>
+              <span className="queued-text">{q}</span>
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label="Remove from queue"
+                onClick={() => props.onRemoveQueued(i)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
       <textarea
         ref={inputRef}
         className="prompt-input"
@@ -47,21 +121,50 @@ export function PromptBox({ value, onChange, onSend, onStop, running, ready, inp
         rows={1}
         value={value}
         placeholder={
-          ready ? 'Ask tabcode to read, change or run something in the project…' : 'Starting the sandbox…'
+          !ready
+            ? 'Starting the sandbox…'
+            : running
+              ? 'The agent is working. Type the next prompt: Enter queues it.'
+              : 'Ask tabcode to read, change or run something in the project…'
         }
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => {
+          walk.current = null;
+          onChange(e.target.value);
+        }}
         onKeyDown={onKeyDown}
         aria-label="Prompt"
         autoFocus
       />
       <div className="prompt-actions">
-        <span className="prompt-hint muted">
-          <kbd>Enter</kbd> send · <kbd>Shift</kbd>+<kbd>Enter</kbd> newline · <kbd>Esc</kbd> stop
-        </span>
+        <label className="mode-switch" title="Permission mode (Shift+Tab cycles)">
+          <span className="visually-hidden">Permission mode</span>
+          <select
+            data-testid="mode-switch"
+            value={props.mode}
+            onChange={(e) => props.onModeChange(e.target.value as PermissionMode)}
+          >
+            {PERMISSION_MODES.map((m) => (
+              <option key={m} value={m}>
+                {MODE_LABEL[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {!running && (
+          <span className="prompt-hint muted">
+            <kbd>Enter</kbd> send · <kbd>⇧ Enter</kbd> newline · <kbd>↑</kbd> history · <kbd>⇧ Tab</kbd> mode
+          </span>
+        )}
+        {running && <span className="prompt-hint muted">Enter queues · Esc stops</span>}
         {running && (
-          <button type="button" className="btn" onClick={onStop} data-testid="stop-button">
-            <span className="stop-square" aria-hidden="true" /> Stop
-          </button>
+          <>
+            <button type="submit" className="btn" disabled={!canQueue} data-testid="queue-button">
+              Queue
+            </button>
+            <button type="button" className="btn" onClick={props.onStop} data-testid="stop-button">
+              <span className="stop-square" aria-hidden="true" /> Stop
+            </button>
+          </>
         )}
         <button type="submit" className="btn btn-primary" disabled={!canSend} data-testid="send-button">
           Send

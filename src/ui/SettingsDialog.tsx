@@ -1,52 +1,134 @@
-/** Settings: API key (kept in this tab's memory only), base URL, model, max tokens, permission mode. */
+/**
+ * Settings: API key (masked; in memory only unless "remember" is ticked), base URL (API or proxy),
+ * model (listed by the API, a built-in list offline), max tokens, permission mode and theme.
+ */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { AgentSettings } from '../agent/types.ts';
+import type { AgentSettings, ModelSummary } from '../agent/types.ts';
+import { DEFAULT_MODEL } from '../core/constants.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
+import { THEMES, type Theme } from './settings-store.ts';
+
+/** Shown when the API's model list cannot be had (offline, no key yet). */
+export const FALLBACK_MODELS: readonly ModelSummary[] = [
+  { id: DEFAULT_MODEL, displayName: DEFAULT_MODEL },
+  { id: 'claude-opus-4-6', displayName: 'Claude Opus 4.6' },
+  { id: 'claude-sonnet-4-6', displayName: 'Claude Sonnet 4.6' },
+  { id: 'claude-haiku-4-5', displayName: 'Claude Haiku 4.5' },
+  { id: 'claude-sonnet-4-5', displayName: 'Claude Sonnet 4.5' },
+];
+
+export const MODE_LABEL: Record<PermissionMode, string> = {
+  default: 'Ask before changes',
+  acceptEdits: 'Accept file edits',
+  plan: 'Plan only (read-only)',
+  bypassPermissions: 'Allow everything',
+  dontAsk: "Don't ask (deny the rest)",
+};
+
+const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
+const MODELS_DEBOUNCE_MS = 400;
+
+export interface SettingsSave {
+  settings: Partial<AgentSettings>;
+  theme: Theme;
+  rememberKey: boolean;
+}
 
 interface SettingsDialogProps {
   open: boolean;
   settings: AgentSettings;
-  onSave: (patch: Partial<AgentSettings>) => void;
+  theme: Theme;
+  rememberKey: boolean;
+  onSave: (save: SettingsSave) => void;
   onClose: () => void;
+  listModels: (overrides: Partial<AgentSettings>) => Promise<ModelSummary[]>;
 }
 
-const MODE_LABEL: Record<PermissionMode, string> = {
-  default: 'Ask before changes (default)',
-  acceptEdits: 'Accept file edits',
-  plan: 'Plan only (read-only)',
-  bypassPermissions: 'Allow everything',
-  dontAsk: 'Never ask (deny what is not allowed)',
-};
+type ModelList =
+  | { source: 'api'; models: ModelSummary[] }
+  | { source: 'fallback'; reason: string }
+  | { source: 'loading' };
 
-export function SettingsDialog({ open, settings, onSave, onClose }: SettingsDialogProps) {
+export function SettingsDialog({
+  open,
+  settings,
+  theme,
+  rememberKey,
+  onSave,
+  onClose,
+  listModels,
+}: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  const [draft, setDraft] = useState(() => toDraft(settings));
+  const [draft, setDraft] = useState(() => toDraft(settings, theme, rememberKey));
+  const [showKey, setShowKey] = useState(false);
+  const [models, setModels] = useState<ModelList>({
+    source: 'fallback',
+    reason: 'Add a key to list the models.',
+  });
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      setDraft(toDraft(settings));
+      setDraft(toDraft(settings, theme, rememberKey));
+      setShowKey(false);
       dialog.showModal();
     } else if (!open && dialog.open) {
       dialog.close();
     }
-  }, [open, settings]);
+  }, [open, settings, theme, rememberKey]);
+
+  // The model list follows the key and base URL being typed (debounced).
+  useEffect(() => {
+    if (!open) return;
+    const baseURL = draft.baseURL.trim();
+    if (!draft.apiKey.trim() && !/\/api\/anthropic\/?$/.test(baseURL)) {
+      setModels({ source: 'fallback', reason: 'Add a key to list the models your key can use.' });
+      return;
+    }
+    let cancelled = false;
+    setModels({ source: 'loading' });
+    const t = setTimeout(() => {
+      listModels({ apiKey: draft.apiKey.trim(), baseURL: baseURL.replace(/\/+$/, '') }).then(
+        (list) => {
+          if (cancelled) return;
+          setModels(
+            list.length
+              ? { source: 'api', models: list }
+              : { source: 'fallback', reason: 'The API listed no models.' },
+          );
+        },
+        (err: unknown) => {
+          if (!cancelled) setModels({ source: 'fallback', reason: modelsError(err) });
+        },
+      );
+    }, MODELS_DEBOUNCE_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
+  }, [open, draft.apiKey, draft.baseURL, listModels]);
 
   const maxTokens = Number(draft.maxTokens);
-  const maxTokensValid = Number.isInteger(maxTokens) && maxTokens > 0;
-  const baseURLValid = draft.baseURL.trim() !== '';
+  const maxTokensValid = Number.isInteger(maxTokens) && maxTokens > 0 && maxTokens <= 1_000_000;
+  const baseURLValid = /^(https?:\/\/|\/)/.test(draft.baseURL.trim());
   const valid = maxTokensValid && baseURLValid && draft.model.trim() !== '';
+  const options = models.source === 'api' ? models.models : FALLBACK_MODELS;
+  const listed = options.some((m) => m.id === draft.model);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!valid) return;
     onSave({
-      apiKey: draft.apiKey.trim(),
-      baseURL: draft.baseURL.trim().replace(/\/+$/, ''),
-      model: draft.model.trim(),
-      maxTokens,
-      permissionMode: draft.permissionMode,
+      settings: {
+        apiKey: draft.apiKey.trim(),
+        baseURL: draft.baseURL.trim().replace(/\/+$/, ''),
+        model: draft.model.trim(),
+        maxTokens,
+        permissionMode: draft.permissionMode,
+      },
+      theme: draft.theme,
+      rememberKey: draft.remember,
     });
   };
 
@@ -64,19 +146,47 @@ export function SettingsDialog({ open, settings, onSave, onClose }: SettingsDial
     >
       <form onSubmit={submit} className="settings-form">
         <h2 id="settings-title">Settings</h2>
-        <label className="field">
-          <span className="field-label">Anthropic API key</span>
-          <input
-            type="password"
-            data-testid="api-key-input"
-            value={draft.apiKey}
-            placeholder="sk-ant-…"
-            autoComplete="off"
-            spellCheck={false}
-            onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })}
-          />
-          <span className="field-help">Kept in this tab's memory only; sent only to the base URL below.</span>
-        </label>
+        <div className="field">
+          <label className="field-label" htmlFor="settings-key">
+            Anthropic API key
+          </label>
+          <div className="key-row">
+            <input
+              id="settings-key"
+              type={showKey ? 'text' : 'password'}
+              data-testid="api-key-input"
+              value={draft.apiKey}
+              placeholder="sk-ant-…"
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })}
+            />
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => setShowKey(!showKey)}
+              data-testid="show-key"
+              aria-pressed={showKey}
+            >
+              {showKey ? 'Hide' : 'Show'}
+            </button>
+          </div>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={draft.remember}
+              onChange={(e) => setDraft({ ...draft, remember: e.target.checked })}
+              data-testid="remember-key"
+            />
+            Remember the key on this device (IndexedDB)
+          </label>
+          <span className="field-help">
+            {draft.remember
+              ? 'Saved in this browser so it survives reloads. Untick to delete it.'
+              : "Kept in this tab's memory only: gone when the tab closes."}{' '}
+            Sent only to the base URL below; never put in a URL, a log or a session export.
+          </span>
+        </div>
         <label className="field">
           <span className="field-label">Base URL</span>
           <input
@@ -84,22 +194,35 @@ export function SettingsDialog({ open, settings, onSave, onClose }: SettingsDial
             data-testid="base-url-input"
             value={draft.baseURL}
             spellCheck={false}
+            aria-invalid={!baseURLValid}
             onChange={(e) => setDraft({ ...draft, baseURL: e.target.value })}
           />
           <span className="field-help">
-            https://api.anthropic.com, or /api/anthropic for the dev server's proxy.
+            https://api.anthropic.com, your own proxy, or /api/anthropic for the dev server's proxy.
           </span>
         </label>
         <div className="field-row">
           <label className="field">
             <span className="field-label">Model</span>
-            <input
-              type="text"
-              data-testid="model-input"
+            <select
+              data-testid="model-select"
               value={draft.model}
-              spellCheck={false}
               onChange={(e) => setDraft({ ...draft, model: e.target.value })}
-            />
+            >
+              {!listed && draft.model && <option value={draft.model}>{draft.model}</option>}
+              {options.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.displayName && m.displayName !== m.id ? `${m.displayName} (${m.id})` : m.id}
+                </option>
+              ))}
+            </select>
+            <span className="field-help" data-testid="models-source" data-source={models.source}>
+              {models.source === 'api'
+                ? `${models.models.length} models listed by the API.`
+                : models.source === 'loading'
+                  ? 'Asking the API for its models…'
+                  : `Built-in list. ${models.reason}`}
+            </span>
           </label>
           <label className="field field-narrow">
             <span className="field-label">Max tokens</span>
@@ -114,20 +237,36 @@ export function SettingsDialog({ open, settings, onSave, onClose }: SettingsDial
             />
           </label>
         </div>
-        <label className="field">
-          <span className="field-label">Permissions</span>
-          <select
-            data-testid="permission-mode-select"
-            value={draft.permissionMode}
-            onChange={(e) => setDraft({ ...draft, permissionMode: e.target.value as PermissionMode })}
-          >
-            {PERMISSION_MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {MODE_LABEL[mode]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="field-row">
+          <label className="field">
+            <span className="field-label">Permissions</span>
+            <select
+              data-testid="permission-mode-select"
+              value={draft.permissionMode}
+              onChange={(e) => setDraft({ ...draft, permissionMode: e.target.value as PermissionMode })}
+            >
+              {PERMISSION_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {MODE_LABEL[mode]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Theme</span>
+            <select
+              data-testid="theme-select"
+              value={draft.theme}
+              onChange={(e) => setDraft({ ...draft, theme: e.target.value as Theme })}
+            >
+              {THEMES.map((t) => (
+                <option key={t} value={t}>
+                  {THEME_LABEL[t]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={onClose} data-testid="settings-cancel">
             Cancel
@@ -141,12 +280,22 @@ export function SettingsDialog({ open, settings, onSave, onClose }: SettingsDial
   );
 }
 
-function toDraft(settings: AgentSettings) {
+function toDraft(settings: AgentSettings, theme: Theme, remember: boolean) {
   return {
     apiKey: settings.apiKey,
     baseURL: settings.baseURL,
     model: settings.model,
     maxTokens: String(settings.maxTokens),
     permissionMode: settings.permissionMode,
+    theme,
+    remember,
   };
+}
+
+/** Why the model list could not be fetched, in a few words (never the key). */
+function modelsError(err: unknown): string {
+  const status = (err as { status?: unknown })?.status;
+  if (status === 401 || status === 403) return `The API rejected the key (${status}).`;
+  if (typeof status === 'number') return `The API answered ${status}.`;
+  return 'Could not reach the API.';
 }

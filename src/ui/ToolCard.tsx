@@ -1,8 +1,13 @@
-/** One card per tool call: status, what the call does, streamed output, and its result. */
-import { useState } from 'react';
+/**
+ * One card per tool call, built from the tool's own plain-data description (renderToolUseMessage):
+ * title, subtitle, status, elapsed time, streamed output while it runs, and its result (collapsible).
+ * Edit and Write show a unified diff; Bash shows terminal-style output.
+ */
+import { memo, useEffect, useRef, useState } from 'react';
 import { formatDuration } from './format.ts';
 import { ResultView, ToolBody } from './ToolViews.tsx';
 import type { ToolCardState, ToolStatus } from './transcript-state.ts';
+import { useNow } from './use-now.ts';
 
 const STATUS_LABEL: Record<ToolStatus, string> = {
   pending: 'pending',
@@ -12,7 +17,16 @@ const STATUS_LABEL: Record<ToolStatus, string> = {
   interrupted: 'interrupted',
 };
 
-export function ToolCard({ card }: { card: ToolCardState }) {
+/** A permission prompt component mounted inside the card while the call waits for the user. */
+export type PermissionSlot = (props: { card: ToolCardState }) => React.ReactNode;
+
+export const ToolCard = memo(function ToolCard({
+  card,
+  permissionSlot,
+}: {
+  card: ToolCardState;
+  permissionSlot?: PermissionSlot;
+}) {
   const [open, setOpen] = useState(true);
   const title = card.view?.title ?? card.name;
   const body = card.view?.body;
@@ -29,8 +43,14 @@ export function ToolCard({ card }: { card: ToolCardState }) {
     !result?.isError &&
     (bodyKind === 'diff' || bodyKind === 'code')
   );
-  const hasDetails =
-    Boolean(card.view?.body && card.view.body.kind !== 'none') || Boolean(result) || card.progress !== '';
+  const hasDetails = Boolean(body && body.kind !== 'none') || Boolean(result) || card.progress !== '';
+  const running = card.status === 'running';
+  const now = useNow(running && card.startedAt !== undefined);
+  const elapsed = result
+    ? result.durationMs
+    : running && card.startedAt !== undefined
+      ? Math.max(0, now - card.startedAt)
+      : undefined;
 
   return (
     <article
@@ -39,6 +59,7 @@ export function ToolCard({ card }: { card: ToolCardState }) {
       data-tool-name={card.name}
       data-status={card.status}
       data-tool-use-id={card.toolUseId}
+      aria-busy={running}
     >
       <header className="tool-head">
         <button
@@ -48,6 +69,7 @@ export function ToolCard({ card }: { card: ToolCardState }) {
           onClick={() => setOpen((v) => !v)}
           disabled={!hasDetails}
           data-testid="tool-toggle"
+          aria-label={`${open ? 'Collapse' : 'Expand'} ${title}`}
           title={open ? 'Collapse' : 'Expand'}
         >
           <span className={`chevron ${open ? 'open' : ''}`} aria-hidden="true">
@@ -61,46 +83,29 @@ export function ToolCard({ card }: { card: ToolCardState }) {
           </span>
         )}
         <span className="tool-meta">
-          {result && <span className="tool-duration">{formatDuration(result.durationMs)}</span>}
+          {elapsed !== undefined && (
+            <span className="tool-duration" data-testid="tool-elapsed">
+              {formatDuration(elapsed)}
+            </span>
+          )}
           <span className={`status-pill status-${card.status}`} data-testid="tool-status">
-            <span className="status-dot" aria-hidden="true" />
+            {running ? (
+              <span className="spinner spinner-small" aria-hidden="true" />
+            ) : (
+              <span className="status-dot" aria-hidden="true" />
+            )}
             {STATUS_LABEL[card.status]}
           </span>
         </span>
       </header>
 
-      {card.permission && (
-        <div className="permission-prompt" data-testid="permission-prompt">
-          <span className="permission-message">{card.permission.message || `Allow ${title}?`}</span>
-          <span className="permission-actions">
-            <button
-              type="button"
-              className="btn btn-primary btn-small"
-              data-testid="permission-allow"
-              onClick={() => card.permission?.respond({ decision: 'allow-once' })}
-            >
-              Allow once
-            </button>
-            <button
-              type="button"
-              className="btn btn-small"
-              data-testid="permission-deny"
-              onClick={() => card.permission?.respond({ decision: 'deny' })}
-            >
-              Deny
-            </button>
-          </span>
-        </div>
-      )}
+      {card.permission && permissionSlot?.({ card })}
+      {card.permission && !permissionSlot && <InlinePermission card={card} title={title} />}
 
       {open && hasDetails && (
         <div className="tool-details">
           {showBody && body && <ToolBody body={body} />}
-          {!result && card.progress && (
-            <pre className="terminal terminal-progress" data-testid="tool-progress">
-              {card.progress}
-            </pre>
-          )}
+          {!result && card.progress && <Progress text={card.progress} />}
           {!result && card.statusText && <div className="muted tool-status-text">{card.statusText}</div>}
           {result && (
             <div
@@ -117,6 +122,50 @@ export function ToolCard({ card }: { card: ToolCardState }) {
         </div>
       )}
     </article>
+  );
+});
+
+/** Output streamed by a running tool, kept scrolled to its end. */
+function Progress({ text }: { text: string }) {
+  const ref = useRef<HTMLPreElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow every new chunk
+  useEffect(() => {
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [text]);
+  return (
+    <pre ref={ref} className="terminal terminal-progress" data-testid="tool-progress">
+      {text}
+    </pre>
+  );
+}
+
+/** The built-in allow/deny prompt, used until a permissions UI is mounted. */
+function InlinePermission({ card, title }: { card: ToolCardState; title: string }) {
+  const p = card.permission;
+  if (!p) return null;
+  return (
+    <div className="permission-prompt" data-testid="permission-prompt">
+      <span className="permission-message">{p.message || `Allow ${title}?`}</span>
+      <span className="permission-actions">
+        <button
+          type="button"
+          className="btn btn-primary btn-small"
+          data-testid="permission-allow"
+          onClick={() => p.respond({ decision: 'allow-once' })}
+        >
+          Allow once
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="permission-deny"
+          onClick={() => p.respond({ decision: 'deny' })}
+        >
+          Deny
+        </button>
+      </span>
+    </div>
   );
 }
 

@@ -1,52 +1,106 @@
 /** Renderers for the plain-data views tools return: call bodies (ToolUseMessage) and results (ToolResultView). */
+import { useMemo, useState } from 'react';
 import type { ToolResultView, ToolUseMessage } from '../core/tool.ts';
-import { lineDiff, withContext } from './line-diff.ts';
+import { HighlightedCode } from './HighlightedCode.tsx';
+import { languageOfPath } from './language.ts';
+import { unifiedDiff } from './unified-diff.ts';
+
+/** Results longer than this many lines start folded to their first FOLD_LINES lines. */
+const FOLD_LINES = 40;
 
 export function DiffView({ path, before, after }: { path?: string; before: string; after: string }) {
-  const rows = withContext(lineDiff(before, after));
-  const added = rows.filter((r) => r.op === 'add').length;
-  const removed = rows.filter((r) => r.op === 'del').length;
+  const diff = useMemo(() => unifiedDiff(before, after), [before, after]);
   return (
     <div className="diff" data-testid="diff-view">
-      {path !== undefined && (
-        <div className="diff-head">
-          <span className="mono">{path}</span>
-          <span className="diff-stat">
-            <span className="diff-stat-add">+{added}</span> <span className="diff-stat-del">−{removed}</span>
-          </span>
-        </div>
-      )}
-      <pre className="diff-body">
-        {added === 0 && removed === 0 && <span className="diff-line diff-skip">(no changes)</span>}
-        {rows.map((row, i) => {
+      <div className="diff-head">
+        <span className="mono">{path ?? ''}</span>
+        <span className="diff-stat">
+          <span className="diff-stat-add">+{diff.added}</span>{' '}
+          <span className="diff-stat-del">−{diff.removed}</span>
+        </span>
+      </div>
+      <Foldable lines={diff.rows.length} className="diff-body">
+        {diff.rows.length === 0 && <span className="diff-line diff-skip">(no changes)</span>}
+        {diff.rows.map((row, i) => {
           // Rows have no identity beyond their position in this diff.
           const key = `${i}`;
-          if (row.op === 'skip') {
+          if (row.op === 'hunk') {
             return (
-              <span key={key} className="diff-line diff-skip">
-                ⋯ {row.count} unchanged line{row.count === 1 ? '' : 's'}
+              <span key={key} className="diff-line diff-hunk">
+                {row.text}
               </span>
             );
           }
           const sign = row.op === 'add' ? '+' : row.op === 'del' ? '-' : ' ';
           return (
             <span key={key} className={`diff-line diff-${row.op}`} data-diff-op={row.op}>
+              <span className="diff-num" aria-hidden="true">
+                {row.oldLine ?? ''}
+              </span>
+              <span className="diff-num" aria-hidden="true">
+                {row.newLine ?? ''}
+              </span>
               <span className="diff-sign">{sign}</span>
               {row.text}
             </span>
           );
         })}
-      </pre>
+      </Foldable>
     </div>
   );
 }
 
-export function CodeView({ code, path }: { code: string; path?: string }) {
+/** A `<pre>` that folds long content behind a "show all" button. */
+function Foldable({
+  lines,
+  className,
+  children,
+}: {
+  lines: number;
+  className: string;
+  children: React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const folded = lines > FOLD_LINES && !open;
+  return (
+    <>
+      <pre className={`${className}${folded ? ' folded' : ''}`}>{children}</pre>
+      {lines > FOLD_LINES && (
+        <button
+          type="button"
+          className="btn btn-ghost btn-tiny fold-toggle"
+          onClick={() => setOpen(!open)}
+          data-testid="fold-toggle"
+        >
+          {open ? 'Show less' : `Show all ${lines} lines`}
+        </button>
+      )}
+    </>
+  );
+}
+
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function CodeView({ code, path, language }: { code: string; path?: string; language?: string }) {
   return (
     <div className="code-view">
       {path && <div className="code-head mono">{path}</div>}
-      <pre className="code-body">{code}</pre>
+      <Foldable lines={lineCount(code)} className="code-body">
+        <HighlightedCode code={code} language={language ?? languageOfPath(path)} />
+      </Foldable>
     </div>
+  );
+}
+
+export function PlainText({ text }: { text: string }) {
+  return (
+    <Foldable lines={lineCount(text)} className="plain-text">
+      {text}
+    </Foldable>
   );
 }
 
@@ -57,9 +111,9 @@ export function ToolBody({ body }: { body: ToolUseMessage['body'] }) {
     case 'none':
       return null;
     case 'text':
-      return <pre className="plain-text">{body.text}</pre>;
+      return <PlainText text={body.text} />;
     case 'code':
-      return <CodeView code={body.code} />;
+      return <CodeView code={body.code} language={body.language} />;
     case 'terminal':
       return (
         <pre className="terminal terminal-command">
@@ -75,9 +129,9 @@ export function ToolBody({ body }: { body: ToolUseMessage['body'] }) {
 export function ResultView({ view }: { view: ToolResultView }) {
   switch (view.kind) {
     case 'text':
-      return <pre className="plain-text">{view.text}</pre>;
+      return <PlainText text={view.text} />;
     case 'code':
-      return <CodeView code={view.code} path={view.path} />;
+      return <CodeView code={view.code} path={view.path} language={view.language} />;
     case 'diff':
       return <DiffView path={view.path} before={view.before} after={view.after} />;
     case 'files':
@@ -100,8 +154,8 @@ export function ResultView({ view }: { view: ToolResultView }) {
     case 'terminal':
       return (
         <div className="terminal" data-testid="terminal-result">
-          {view.stdout && <pre className="terminal-stdout">{view.stdout}</pre>}
-          {view.stderr && <pre className="terminal-stderr">{view.stderr}</pre>}
+          {view.stdout && <TerminalStream text={view.stdout} className="terminal-stdout" />}
+          {view.stderr && <TerminalStream text={view.stderr} className="terminal-stderr" />}
           {!view.stdout && !view.stderr && <pre className="terminal-empty">(no output)</pre>}
           <div className="terminal-foot">
             <span className={view.exitCode === 0 ? 'exit-ok' : 'exit-bad'} data-testid="exit-code">
@@ -112,4 +166,12 @@ export function ResultView({ view }: { view: ToolResultView }) {
         </div>
       );
   }
+}
+
+function TerminalStream({ text, className }: { text: string; className: string }) {
+  return (
+    <Foldable lines={lineCount(text)} className={className}>
+      {text}
+    </Foldable>
+  );
 }

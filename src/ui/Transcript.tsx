@@ -1,58 +1,202 @@
-/** The conversation: user prompts, streamed assistant text, tool cards, errors and notices. */
-import { useEffect, useLayoutEffect, useRef } from 'react';
+/**
+ * The conversation: user prompts, streamed assistant markdown, tool cards, errors and notices. It follows
+ * new content unless the user scrolled up to read. Long sessions (VIRTUALIZE_FROM items or more) are
+ * virtualized: only the rows near the viewport are in the DOM, so a 2,000-message session scrolls smoothly.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { QueryError } from '../core/events.ts';
 import { describeError } from './format.ts';
-import { ToolCard } from './ToolCard.tsx';
+import { Markdown } from './markdown/Markdown.tsx';
+import { type PermissionSlot, ToolCard } from './ToolCard.tsx';
 import type { Notice, TranscriptItem } from './transcript-state.ts';
+
+/** Item count from which the list is virtualized. */
+export const VIRTUALIZE_FROM = 150;
+/** Distance from the bottom (px) within which the view keeps following new content. */
+const STICK_PX = 48;
 
 interface TranscriptProps {
   items: TranscriptItem[];
   running: boolean;
   onOpenSettings: () => void;
+  permissionSlot?: PermissionSlot;
+  /** False turns virtualization off (benchmark baseline). */
+  virtualize?: boolean;
 }
 
-export function Transcript({ items, running, onOpenSettings }: TranscriptProps) {
+export function Transcript({
+  items,
+  running,
+  onOpenSettings,
+  permissionSlot,
+  virtualize = true,
+}: TranscriptProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const stickToBottom = useRef(true);
+  const stick = useRef(true);
+  const [away, setAway] = useState(false);
 
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
-      stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+      setAway(!stick.current);
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => el.removeEventListener('scroll', onScroll);
   }, []);
 
-  // Follow new content unless the user scrolled up to read.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of the items
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [items, running]);
+  useEffect(() => {
+    performance.mark('tabcode:transcript-rendered');
+  }, []);
 
   const last = items[items.length - 1];
   const showWorking = running && !(last?.kind === 'tool' && last.card.status === 'running');
+  const virtual = virtualize && items.length >= VIRTUALIZE_FROM;
+
+  const jump = () => {
+    const el = scroller.current;
+    if (!el) return;
+    stick.current = true;
+    el.scrollTop = el.scrollHeight;
+  };
 
   return (
-    <div className="transcript" ref={scroller} data-testid="transcript">
+    <div
+      className="transcript"
+      ref={scroller}
+      data-testid="transcript"
+      data-virtual={virtual ? 'yes' : 'no'}
+      tabIndex={-1}
+    >
       <div className="transcript-inner">
-        {items.map((item) => (
-          <TranscriptEntry key={item.id} item={item} onOpenSettings={onOpenSettings} />
-        ))}
+        {virtual ? (
+          <VirtualRows
+            items={items}
+            scroller={scroller}
+            stick={stick}
+            onOpenSettings={onOpenSettings}
+            permissionSlot={permissionSlot}
+          />
+        ) : (
+          <PlainRows
+            items={items}
+            scroller={scroller}
+            stick={stick}
+            running={running}
+            onOpenSettings={onOpenSettings}
+            permissionSlot={permissionSlot}
+          />
+        )}
         {showWorking && (
-          <div className="working" data-testid="working-indicator">
+          <div className="working" data-testid="working-indicator" role="status">
             <span className="spinner" aria-hidden="true" /> Working…{' '}
             <span className="muted">Esc to stop</span>
           </div>
         )}
       </div>
+      {away && (
+        <button type="button" className="btn btn-small jump-latest" onClick={jump} data-testid="jump-latest">
+          ↓ Latest
+        </button>
+      )}
     </div>
   );
 }
 
-function TranscriptEntry({ item, onOpenSettings }: { item: TranscriptItem; onOpenSettings: () => void }) {
+interface RowsProps {
+  items: TranscriptItem[];
+  scroller: RefObject<HTMLDivElement | null>;
+  stick: RefObject<boolean>;
+  onOpenSettings: () => void;
+  permissionSlot?: PermissionSlot;
+}
+
+function PlainRows({
+  items,
+  scroller,
+  stick,
+  running,
+  onOpenSettings,
+  permissionSlot,
+}: RowsProps & { running: boolean }) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of the items
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [items, running]);
+  return (
+    <>
+      {items.map((item) => (
+        <TranscriptEntry
+          key={item.id}
+          item={item}
+          onOpenSettings={onOpenSettings}
+          permissionSlot={permissionSlot}
+        />
+      ))}
+    </>
+  );
+}
+
+function VirtualRows({ items, scroller, stick, onOpenSettings, permissionSlot }: RowsProps) {
+  const rows = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => estimateHeight(items[i]),
+    getItemKey: (i) => items[i].id,
+    overscan: 8,
+  });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow new items while stuck to the bottom
+  useLayoutEffect(() => {
+    if (stick.current && items.length > 0) rows.scrollToIndex(items.length - 1, { align: 'end' });
+  }, [items.length, items[items.length - 1]]);
+  return (
+    <div className="virtual-rows" style={{ height: rows.getTotalSize() }}>
+      {rows.getVirtualItems().map((row) => (
+        <div
+          key={row.key}
+          data-index={row.index}
+          ref={rows.measureElement}
+          className="virtual-row"
+          style={{ transform: `translateY(${row.start}px)` }}
+        >
+          <TranscriptEntry
+            item={items[row.index]}
+            onOpenSettings={onOpenSettings}
+            permissionSlot={permissionSlot}
+          />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** A first guess of a row's height before it is measured. */
+function estimateHeight(item: TranscriptItem | undefined): number {
+  if (!item) return 60;
+  switch (item.kind) {
+    case 'user':
+      return 56 + Math.floor(item.text.length / 90) * 21;
+    case 'assistant-text':
+      return 40 + Math.floor(item.text.length / 90) * 22 + (item.text.split('\n').length - 1) * 10;
+    case 'tool':
+      return item.card.result ? 160 : 60;
+    default:
+      return 52;
+  }
+}
+
+const TranscriptEntry = memo(function TranscriptEntry({
+  item,
+  onOpenSettings,
+  permissionSlot,
+}: {
+  item: TranscriptItem;
+  onOpenSettings: () => void;
+  permissionSlot?: PermissionSlot;
+}) {
   switch (item.kind) {
     case 'user':
       return (
@@ -63,17 +207,17 @@ function TranscriptEntry({ item, onOpenSettings }: { item: TranscriptItem; onOpe
     case 'assistant-text':
       return (
         <div className="msg msg-assistant" data-testid="assistant-text">
-          {item.text}
+          <Markdown text={item.text} />
         </div>
       );
     case 'tool':
-      return <ToolCard card={item.card} />;
+      return <ToolCard card={item.card} permissionSlot={permissionSlot} />;
     case 'error':
       return <ErrorBanner error={item.error} onOpenSettings={onOpenSettings} />;
     case 'notice':
       return <NoticeLine notice={item.notice} onOpenSettings={onOpenSettings} />;
   }
-}
+});
 
 function ErrorBanner({ error, onOpenSettings }: { error: QueryError; onOpenSettings: () => void }) {
   const { text, detail, offerSettings } = describeError(error);
@@ -116,8 +260,8 @@ function NoticeLine({ notice, onOpenSettings }: { notice: Notice; onOpenSettings
         <div className="banner-text">
           <div>Add an Anthropic API key in Settings to start.</div>
           <div className="banner-detail">
-            The key stays in this tab's memory. Or run the dev server with ANTHROPIC_API_KEY set and use the
-            proxy base URL /api/anthropic.
+            The key stays in this tab's memory unless you tick "Remember". Or run the dev server with
+            ANTHROPIC_API_KEY set and use the proxy base URL /api/anthropic.
           </div>
         </div>
         <button type="button" className="btn btn-small btn-primary" onClick={onOpenSettings}>

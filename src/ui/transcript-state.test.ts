@@ -98,3 +98,38 @@ describe('reduceTranscript', () => {
     expect(after.kind === 'tool' && after.card.permission).toBeUndefined();
   });
 });
+
+describe('restore', () => {
+  it('turns running and pending cards of a cut-off turn into interrupted ones, ends with the marker, keeps ids unique', () => {
+    const items = run([
+      { type: 'run-start', prompt: 'go' },
+      { type: 'tool-use-start', index: 0, toolUseId: 'a', name: 'Bash' },
+      { type: 'tool-use-start', index: 1, toolUseId: 'b', name: 'Bash' },
+      { type: 'tool-run-start', toolUseId: 'a', name: 'Bash', input: {}, view: { title: 'Bash' } },
+    ]).items;
+    const restored = reduceTranscript(initialTranscript, { type: 'local-restore', items, interrupted: true });
+    expect(restored.running).toBe(false);
+    expect(restored.items.map((i) => (i.kind === 'tool' ? i.card.status : i.kind))).toEqual([
+      'user',
+      'interrupted',
+      'interrupted',
+      'notice',
+    ]);
+    const next = reduceTranscript(restored, { type: 'run-start', prompt: 'again' });
+    const ids = next.items.map((i) => i.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('a finished session restores as it was', () => {
+    const items = run([
+      { type: 'run-start', prompt: 'go' },
+      { type: 'run-end', transcriptLength: 1 },
+    ]).items;
+    const restored = reduceTranscript(initialTranscript, {
+      type: 'local-restore',
+      items,
+      interrupted: false,
+    });
+    expect(restored.items).toEqual(items);
+  });
+});

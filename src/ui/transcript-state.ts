@@ -26,6 +26,8 @@ export interface ToolCardState {
   progress: string;
   /** The latest status line a running tool reported. */
   statusText?: string;
+  /** When the call started running (ms since the epoch), for the elapsed-time counter. */
+  startedAt?: number;
   permission?: PermissionPrompt;
   result?: {
     isError: boolean;
@@ -57,9 +59,16 @@ export interface TranscriptState {
 export const initialTranscript: TranscriptState = { items: [], running: false, seq: 0 };
 
 /** Things the page itself adds to the transcript (not session events). */
-export type LocalEvent = { type: 'local-notice'; notice: Notice } | { type: 'local-clear' };
+export type LocalEvent =
+  | { type: 'local-notice'; notice: Notice }
+  | { type: 'local-clear' }
+  /** A saved session opened: its items, and whether its last turn was cut off (reload mid-turn). */
+  | { type: 'local-restore'; items: TranscriptItem[]; interrupted: boolean };
 
-export function reduceTranscript(state: TranscriptState, event: SessionEvent | LocalEvent): TranscriptState {
+/** What the reducer takes: an event, stamped with the time it arrived when the caller knows it. */
+export type TranscriptAction = (SessionEvent | LocalEvent) & { at?: number };
+
+export function reduceTranscript(state: TranscriptState, event: TranscriptAction): TranscriptState {
   switch (event.type) {
     case 'run-start':
       return push({ ...state, running: true, messageId: undefined }, (id) => ({
@@ -94,6 +103,7 @@ export function reduceTranscript(state: TranscriptState, event: SessionEvent | L
         input: event.input,
         view: event.view,
         permission: undefined,
+        startedAt: card.startedAt ?? event.at,
       }));
     case 'tool-progress':
       return updateCard(state, event.toolUseId, (card) =>
@@ -132,9 +142,29 @@ export function reduceTranscript(state: TranscriptState, event: SessionEvent | L
       return pushNotice(state, event.notice);
     case 'local-clear':
       return { ...initialTranscript, seq: state.seq };
+    case 'local-restore':
+      return restore(event.items, event.interrupted);
     default:
       return state;
   }
+}
+
+/**
+ * The state of a restored session. A cut-off turn leaves no card pending or running: they become
+ * interrupted, and the transcript ends with the "Interrupted" marker.
+ */
+function restore(items: TranscriptItem[], interrupted: boolean): TranscriptState {
+  let changed = false;
+  const fixed = items.map((item): TranscriptItem => {
+    if (item.kind !== 'tool' || (item.card.status !== 'running' && item.card.status !== 'pending'))
+      return item;
+    changed = true;
+    return { ...item, card: { ...item.card, status: 'interrupted', permission: undefined } };
+  });
+  // New items must not reuse the ids of restored ones.
+  const seq = items.reduce((max, item) => Math.max(max, Number(/^item:(\d+)$/.exec(item.id)?.[1] ?? 0)), 0);
+  const state: TranscriptState = { items: fixed, running: false, seq };
+  return interrupted || changed ? pushNotice(state, 'interrupted') : state;
 }
 
 const NOTICE_OF_REASON: Partial<Record<string, Notice>> = {

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { INTERRUPT_MESSAGE } from '../core/constants.ts';
+import type { MessageParam } from '../core/messages.ts';
+import {
+  createSessionsStore,
+  newSessionRecord,
+  parseSessionExport,
+  repairInterruptedTranscript,
+  type SessionRecord,
+  titleFromPrompt,
+  toExport,
+} from './sessions-store.ts';
+
+const toolTurn: MessageParam[] = [
+  { role: 'user', content: [{ type: 'text', text: 'run it' }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Running.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'sleep 30' } },
+    ],
+  },
+];
+
+function record(over: Partial<SessionRecord> = {}): SessionRecord {
+  return { ...newSessionRecord(1000, 's_test'), title: 'Test', messages: toolTurn, messageCount: 2, ...over };
+}
+
+describe('sessions store (IndexedDB)', () => {
+  it('saves, lists most recent first, loads and removes', async () => {
+    const store = createSessionsStore(`test-${Math.random()}`);
+    await store.save(record({ id: 'a', updatedAt: 1 }));
+    await store.save(record({ id: 'b', updatedAt: 2, title: 'B' }));
+    expect((await store.list()).map((m) => [m.id, m.title, m.messageCount])).toEqual([
+      ['b', 'B', 2],
+      ['a', 'Test', 2],
+    ]);
+    expect((await store.load('a'))?.messages).toEqual(toolTurn);
+    await store.remove('a');
+    expect((await store.list()).map((m) => m.id)).toEqual(['b']);
+    expect(await store.load('a')).toBeUndefined();
+  });
+});
+
+describe('repairInterruptedTranscript', () => {
+  it('answers the unfinished tool_use and ends the turn with the interrupt marker', () => {
+    const repaired = repairInterruptedTranscript(toolTurn);
+    expect(repaired).toHaveLength(3);
+    const last = repaired[2];
+    expect(last.role).toBe('user');
+    const blocks = Array.isArray(last.content) ? last.content : [];
+    expect(blocks[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true });
+    expect(blocks.at(-1)).toEqual({ type: 'text', text: INTERRUPT_MESSAGE });
+  });
+
+  it('a turn cut before any reply gets the marker after the prompt; an empty one stays empty', () => {
+    const repaired = repairInterruptedTranscript([toolTurn[0]]);
+    expect(repaired).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'run it' },
+          { type: 'text', text: INTERRUPT_MESSAGE },
+        ],
+      },
+    ]);
+    expect(repairInterruptedTranscript([])).toEqual([]);
+  });
+});
+
+describe('export and import', () => {
+  it('round-trips a record under a new id, never carrying a key', () => {
+    const text = toExport(record({ view: { version: 1, items: [] } }));
+    const result = parseSessionExport(text, (v) => v, 5000);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.record.id).not.toBe('s_test');
+    expect(result.record.messages).toEqual(toolTurn);
+    expect(result.record.view).toEqual({ version: 1, items: [] });
+    expect(result.record.updatedAt).toBe(5000);
+    expect(result.record.turnOpen).toBe(false);
+    expect(text).not.toMatch(/apiKey|sk-ant/);
+  });
+
+  it('refuses malformed files with a reason', () => {
+    const bad = (text: string) => {
+      const r = parseSessionExport(text);
+      return r.ok ? 'accepted' : r.reason;
+    };
+    expect(bad('{')).toMatch(/not valid JSON/);
+    expect(bad(JSON.stringify({ format: 'x', version: 1, session: {} }))).toMatch(
+      /format must be "tabcode-session"/,
+    );
+    const good = JSON.parse(toExport(record()));
+    expect(bad(JSON.stringify({ ...good, version: 2 }))).toMatch(/version must be 1/);
+    const noRole = structuredClone(good);
+    noRole.session.messages[0].role = 'system';
+    expect(bad(JSON.stringify(noRole))).toMatch(/session\.messages\.0\.role/);
+    const orphan = structuredClone(good);
+    orphan.session.messages = [
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'x' }] },
+    ];
+    expect(bad(JSON.stringify(orphan))).toMatch(/unknown tool_use toolu_x/);
+    const useFromUser = structuredClone(good);
+    useFromUser.session.messages[0].content = [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }];
+    expect(bad(JSON.stringify(useFromUser))).toMatch(/from the user but has a tool_use/);
+  });
+
+  it('keeps a view only when the checker accepts it', () => {
+    const text = toExport(record({ view: { junk: true } }));
+    const r = parseSessionExport(text, () => null);
+    expect(r.ok && r.record.view).toBeNull();
+  });
+});
+
+describe('titleFromPrompt', () => {
+  it('takes the first line, collapsed and cut to 60 characters', () => {
+    expect(titleFromPrompt('  Fix   the bug\nin stats.js')).toBe('Fix the bug');
+    expect(titleFromPrompt('x'.repeat(80))).toHaveLength(60);
+    expect(titleFromPrompt('   ')).toBe('New session');
+  });
+});

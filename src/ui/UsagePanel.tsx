@@ -1,0 +1,179 @@
+/**
+ * The usage meter's detail view: session totals and estimated cost, then one row per model request
+ * (input, output, cache read, cache write) that opens to an estimated tools / system / messages split.
+ */
+import { Fragment, memo, useState } from 'react';
+import type { RequestUsage } from '../agent/sessions-store.ts';
+import {
+  estimateCost,
+  formatCost,
+  formatTokens,
+  splitInputTokens,
+  type UsageTotals,
+  usageTotals,
+} from './usage-state.ts';
+
+function UsagePanelView({ requests }: { requests: readonly RequestUsage[] }) {
+  const totals = usageTotals(requests);
+  const [openRow, setOpenRow] = useState<number | null>(null);
+  return (
+    <div className="panel-body usage-panel" data-testid="usage-panel">
+      <div className="panel-head">
+        <span className="panel-title">Usage</span>
+        <span className="muted panel-count">
+          {totals.requests} request{totals.requests === 1 ? '' : 's'}
+        </span>
+      </div>
+      <Totals totals={totals} />
+      {requests.length === 0 ? (
+        <div className="panel-empty muted">Token counts appear here after the first reply.</div>
+      ) : (
+        <table className="usage-table" data-testid="usage-table">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th title="Uncached input tokens">In</th>
+              <th title="Output tokens">Out</th>
+              <th title="Input tokens read from the prompt cache">Cache read</th>
+              <th title="Input tokens written to the prompt cache">Cache write</th>
+              <th title="Estimated cost at list prices">Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {requests.map((r, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: requests are positional
+              <Fragment key={i}>
+                <tr
+                  className="usage-row"
+                  data-testid="usage-row"
+                  tabIndex={0}
+                  aria-expanded={openRow === i}
+                  onClick={() => setOpenRow(openRow === i ? null : i)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' || e.key === ' ') {
+                      e.preventDefault();
+                      setOpenRow(openRow === i ? null : i);
+                    }
+                  }}
+                >
+                  <td>{i + 1}</td>
+                  <td data-field="input">{formatTokens(r.inputTokens)}</td>
+                  <td data-field="output">{formatTokens(r.outputTokens)}</td>
+                  <td data-field="cache-read">{formatTokens(r.cacheReadTokens)}</td>
+                  <td data-field="cache-write">{formatTokens(r.cacheWriteTokens)}</td>
+                  <td>{formatCost(estimateCost(r))}</td>
+                </tr>
+                {openRow === i && (
+                  <tr className="usage-detail-row">
+                    <td colSpan={6}>
+                      <RequestDetail request={r} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="muted usage-note">
+        Costs are estimates at list prices per model family (cache writes 1.25×, cache reads 0.1× of input).
+      </p>
+    </div>
+  );
+}
+
+function Totals({ totals }: { totals: UsageTotals }) {
+  return (
+    <dl className="usage-totals" data-testid="usage-totals">
+      <div>
+        <dt>Input</dt>
+        <dd data-field="input">{formatTokens(totals.inputTokens)}</dd>
+      </div>
+      <div>
+        <dt>Output</dt>
+        <dd data-field="output">{formatTokens(totals.outputTokens)}</dd>
+      </div>
+      <div>
+        <dt>Cache read</dt>
+        <dd data-field="cache-read">{formatTokens(totals.cacheReadTokens)}</dd>
+      </div>
+      <div>
+        <dt>Cache write</dt>
+        <dd data-field="cache-write">{formatTokens(totals.cacheWriteTokens)}</dd>
+      </div>
+      <div>
+        <dt>Est. cost</dt>
+        <dd data-field="cost">{formatCost(totals.cost)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function RequestDetail({ request }: { request: RequestUsage }) {
+  const split = splitInputTokens(request);
+  const total = request.inputTokens + request.cacheReadTokens + request.cacheWriteTokens;
+  return (
+    <div className="usage-detail" data-testid="usage-detail">
+      <div className="muted">
+        {request.model || 'model unknown'} · {new Date(request.at).toLocaleTimeString()} ·{' '}
+        {formatTokens(total)} input tokens in all
+      </div>
+      {split ? (
+        <>
+          <div className="split-bar" aria-hidden="true">
+            <span className="split-tools" style={{ flexGrow: split.tools }} />
+            <span className="split-system" style={{ flexGrow: split.system }} />
+            <span className="split-messages" style={{ flexGrow: split.messages }} />
+          </div>
+          <ul className="split-legend">
+            <li data-part="tools">
+              <span className="swatch split-tools" /> Tools ≈ {formatTokens(split.tools)}
+            </li>
+            <li data-part="system">
+              <span className="swatch split-system" /> System ≈ {formatTokens(split.system)}
+            </li>
+            <li data-part="messages">
+              <span className="swatch split-messages" /> Messages ≈ {formatTokens(split.messages)}
+            </li>
+          </ul>
+          <div className="muted usage-note">
+            Split estimated from the size of each part of the request body.
+          </div>
+        </>
+      ) : (
+        <div className="muted">The request's size is unknown, so its split cannot be estimated.</div>
+      )}
+    </div>
+  );
+}
+
+/** The compact meter in the header: session totals; a click opens the Usage panel. */
+export function UsageMeter({ requests, onOpen }: { requests: readonly RequestUsage[]; onOpen: () => void }) {
+  const t = usageTotals(requests);
+  const last = requests[requests.length - 1];
+  return (
+    <button
+      type="button"
+      className="usage-meter"
+      data-testid="usage-meter"
+      onClick={onOpen}
+      title={
+        last
+          ? `Last request: ${last.inputTokens} in, ${last.outputTokens} out, ${last.cacheReadTokens} cache read, ${last.cacheWriteTokens} cache write`
+          : 'No requests yet'
+      }
+    >
+      <span>
+        <span className="muted">in</span>{' '}
+        {formatTokens(t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens)}
+      </span>
+      <span>
+        <span className="muted">out</span> {formatTokens(t.outputTokens)}
+      </span>
+      <span data-testid="usage-cost">{formatCost(t.cost)}</span>
+    </button>
+  );
+}
+
+/** UsagePanel, re-rendered only when its props change. */
+export const UsagePanel = memo(UsagePanelView);

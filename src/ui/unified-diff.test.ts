@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_DIFF_CHARS, unifiedDiff } from './unified-diff.ts';
+
+describe('unifiedDiff', () => {
+  it('shows one changed line with context and a hunk header', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\nh\n';
+    const after = 'a\nb\nc\nd\nE\nf\ng\nh\n';
+    const d = unifiedDiff(before, after);
+    expect(d.added).toBe(1);
+    expect(d.removed).toBe(1);
+    expect(d.rows[0]).toEqual({ op: 'hunk', text: '@@ -2,7 +2,7 @@' });
+    expect(d.rows.filter((r) => r.op === 'del')).toEqual([{ op: 'del', text: 'e', oldLine: 5 }]);
+    expect(d.rows.filter((r) => r.op === 'add')).toEqual([{ op: 'add', text: 'E', newLine: 5 }]);
+    expect(d.rows.filter((r) => r.op === 'same')).toHaveLength(6);
+  });
+
+  it('a new file is all additions; identical texts have no rows', () => {
+    const created = unifiedDiff('', 'x\ny\n');
+    expect(created).toMatchObject({ added: 2, removed: 0 });
+    expect(created.rows[0]).toEqual({ op: 'hunk', text: '@@ -0,0 +1,2 @@' });
+    expect(unifiedDiff('same\n', 'same\n')).toMatchObject({ rows: [], added: 0, removed: 0 });
+  });
+
+  it('falls back to replace-all for very large texts instead of stalling', () => {
+    const big = 'line\n'.repeat(MAX_DIFF_CHARS / 5 + 10);
+    const d = unifiedDiff(big, `${big}more\n`);
+    expect(d.fallback).toBe(true);
+    expect(d.added).toBe(d.removed + 1);
+  });
+});

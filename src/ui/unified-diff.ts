@@ -1,0 +1,61 @@
+/**
+ * A unified diff of two texts for the page, computed with the `diff` package: hunks with their
+ * `@@ -a,b +c,d @@` headers and 3 lines of context, plus added/removed counts.
+ */
+import { structuredPatch } from 'diff';
+
+export type DiffRow =
+  | { op: 'hunk'; text: string }
+  | { op: 'add' | 'del' | 'same'; text: string; oldLine?: number; newLine?: number };
+
+export interface UnifiedDiff {
+  rows: DiffRow[];
+  added: number;
+  removed: number;
+  /** True when the texts were too large to diff and every line is shown as replaced. */
+  fallback: boolean;
+}
+
+/** Combined size (characters) above which the diff is not computed line by line. */
+export const MAX_DIFF_CHARS = 400_000;
+export const DIFF_CONTEXT_LINES = 3;
+
+export function unifiedDiff(before: string, after: string): UnifiedDiff {
+  if (before.length + after.length > MAX_DIFF_CHARS) {
+    const del = lines(before).map((text): DiffRow => ({ op: 'del', text }));
+    const add = lines(after).map((text): DiffRow => ({ op: 'add', text }));
+    return { rows: [...del, ...add], added: add.length, removed: del.length, fallback: true };
+  }
+  const patch = structuredPatch('before', 'after', before, after, '', '', { context: DIFF_CONTEXT_LINES });
+  const rows: DiffRow[] = [];
+  let added = 0;
+  let removed = 0;
+  for (const h of patch.hunks) {
+    // An empty range names the line before it (unified diff convention: a new file is "-0,0").
+    const oldHead = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
+    const newHead = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    rows.push({ op: 'hunk', text: `@@ -${oldHead},${h.oldLines} +${newHead},${h.newLines} @@` });
+    let oldLine = h.oldStart;
+    let newLine = h.newStart;
+    for (const line of h.lines) {
+      const sign = line[0];
+      const text = line.slice(1);
+      if (sign === '+') {
+        added++;
+        rows.push({ op: 'add', text, newLine: newLine++ });
+      } else if (sign === '-') {
+        removed++;
+        rows.push({ op: 'del', text, oldLine: oldLine++ });
+      } else if (sign === ' ') rows.push({ op: 'same', text, oldLine: oldLine++, newLine: newLine++ });
+      // '\ No newline at end of file' markers are left out.
+    }
+  }
+  return { rows, added, removed, fallback: false };
+}
+
+function lines(text: string): string[] {
+  if (text === '') return [];
+  const out = text.split('\n');
+  if (out[out.length - 1] === '') out.pop();
+  return out;
+}
