@@ -110,7 +110,10 @@ describe('GrepTool content mode', () => {
     const { renderFileContent } = await import('./search.ts');
     const lines = ['a match', 'x', 'y', 'another match'];
     const opts = { before: 0, after: 0, lineNumbers: true, maxLineChars: 500 };
-    expect(renderFileContent('f.txt', lines, [0, 3], opts)).toEqual(['f.txt:1:a match', 'f.txt:4:another match']);
+    expect(renderFileContent('f.txt', lines, [0, 3], opts)).toEqual([
+      'f.txt:1:a match',
+      'f.txt:4:another match',
+    ]);
     expect(renderFileContent('f.txt', lines, [0, 3], { ...opts, after: 1 })).toEqual([
       'f.txt:1:a match',
       'f.txt-2-x',
