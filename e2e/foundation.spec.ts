@@ -3,9 +3,8 @@
  * mock Messages API. Each test scripts the model's turns and checks what the page shows and what the
  * model was sent.
  */
-import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { type MockApi, startMockApi } from './mock-api/server.ts';
+import type { MockApi } from './mock-api/server.ts';
 import {
   allowEverything,
   blocksOf,
@@ -17,23 +16,14 @@ import {
   toolCard,
   toolResultFor,
   waitIdle,
+  withMockApi,
 } from './support/app.ts';
 
 const ROOT = '/home/user/project';
 
 let api: MockApi;
-
-test.beforeAll(async () => {
-  api = await startMockApi();
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await api?.close();
-});
-
-test.beforeEach(() => {
-  api.reset();
+withMockApi((started) => {
+  api = started;
 });
 
 test('empty state: isolated page, sandbox, files, examples, and a clear message without a key', async ({

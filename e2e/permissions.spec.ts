@@ -4,9 +4,8 @@
  * with a reason and kept across a reload, and plan mode refusing a write with a clear message.
  * Real Chromium, the built site, the real SDK against the mock Messages API.
  */
-import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { type MockApi, startMockApi } from './mock-api/server.ts';
+import type { MockApi } from './mock-api/server.ts';
 import {
   connect,
   openApp,
@@ -16,23 +15,14 @@ import {
   toolCard,
   toolResultFor,
   waitIdle,
+  withMockApi,
 } from './support/app.ts';
 
 const ROOT = '/home/user/project';
 
 let api: MockApi;
-
-test.beforeAll(async () => {
-  api = await startMockApi();
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await api?.close();
-});
-
-test.beforeEach(() => {
-  api.reset();
+withMockApi((started) => {
+  api = started;
 });
 
 const prompt = (page: Page, toolUseId: string) => toolCard(page, toolUseId).getByTestId('permission-request');

@@ -3,9 +3,8 @@
  * made, a file a command removed), and the sandbox choice — auto on this machine (StackBlitz cannot be
  * reached), ?sandbox=just-bash, ?sandbox=webcontainer — shows its reason and reaches the system prompt.
  */
-import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { type MockApi, startMockApi } from './mock-api/server.ts';
+import type { MockApi } from './mock-api/server.ts';
 import {
   allowEverything,
   connectRemembering,
@@ -16,23 +15,14 @@ import {
   toolCard,
   toolResultFor,
   waitIdle,
+  withMockApi,
 } from './support/app.ts';
 
 const ROOT = '/home/user/project';
 
 let api: MockApi;
-
-test.beforeAll(async () => {
-  api = await startMockApi();
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await api?.close();
-});
-
-test.beforeEach(() => {
-  api.reset();
+withMockApi((started) => {
+  api = started;
 });
 
 /** The paths saved in the project store (IndexedDB `tabcode-project`). */

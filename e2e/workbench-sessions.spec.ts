@@ -4,9 +4,9 @@
  * import round trip; malformed imports refused with the reason. Also the bad-input paths of the page:
  * XSS payloads in model text never run, and offline / unreachable API banners.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { type MockApi, startMockApi } from './mock-api/server.ts';
+import type { MockApi } from './mock-api/server.ts';
 import {
   allowEverything,
   blocksOf,
@@ -20,23 +20,14 @@ import {
   toolResultFor,
   waitIdle,
   waitSaved,
+  withMockApi,
 } from './support/app.ts';
 
 const ROOT = '/home/user/project';
 
 let api: MockApi;
-
-test.beforeAll(async () => {
-  api = await startMockApi();
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await api?.close();
-});
-
-test.beforeEach(() => {
-  api.reset();
+withMockApi((started) => {
+  api = started;
 });
 
 test('a reload mid-turn restores the transcript, marks the turn interrupted, and the next request is valid', async ({

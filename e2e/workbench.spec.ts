@@ -4,9 +4,8 @@
  * the prompt controls (queue, history, permission mode), settings (model list, theme) and the layout.
  * Real Chromium, the built site, the real SDK against the mock Messages API.
  */
-import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { MOCK_MODELS, type MockApi, startMockApi } from './mock-api/server.ts';
+import { MOCK_MODELS, type MockApi } from './mock-api/server.ts';
 import {
   allowEverything,
   connect,
@@ -16,23 +15,14 @@ import {
   toolCard,
   toolResultFor,
   waitIdle,
+  withMockApi,
 } from './support/app.ts';
 
 const ROOT = '/home/user/project';
 
 let api: MockApi;
-
-test.beforeAll(async () => {
-  api = await startMockApi();
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-});
-
-test.afterAll(async () => {
-  await api?.close();
-});
-
-test.beforeEach(() => {
-  api.reset();
+withMockApi((started) => {
+  api = started;
 });
 
 const MARKDOWN_REPLY = [

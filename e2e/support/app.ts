@@ -2,11 +2,31 @@
  * Helpers for driving the tabcode page in Playwright: connect it to the mock API, send prompts, find
  * tool cards, save screenshots.
  */
-import { expect, type Locator, type Page } from '@playwright/test';
-import type { MessagesBody, MockApi, RecordedRequest } from '../mock-api/server.ts';
+import { mkdirSync } from 'node:fs';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { type MessagesBody, type MockApi, type RecordedRequest, startMockApi } from '../mock-api/server.ts';
 
 /** Where screenshots go (inside Playwright's output dir, kept after the run). */
 export const SCREENSHOT_DIR = 'test-results/screenshots';
+
+/**
+ * Gives the spec file one mock Messages API: started before its tests (with the screenshot folder),
+ * reset before each test, closed after all. `onStart` receives it.
+ */
+export function withMockApi(onStart: (api: MockApi) => void): void {
+  let api: MockApi | undefined;
+  test.beforeAll(async () => {
+    api = await startMockApi();
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    onStart(api);
+  });
+  test.afterAll(async () => {
+    await api?.close();
+  });
+  test.beforeEach(() => {
+    api?.reset();
+  });
+}
 
 /** Opens the page and waits until the sandbox is up (badge shows its kind, files are listed). */
 export async function openApp(page: Page): Promise<void> {
