@@ -295,6 +295,14 @@ function checkToolPairing(messages: Json[]): string | null {
           `${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`
         );
       }
+      // The results must open the next message, before any other content.
+      const leading = next ? blocksOf(next.content).slice(0, ids.length) : [];
+      if (leading.some((b) => b.type !== 'tool_result')) {
+        return (
+          `messages.${i + 1}: Did not find ${ids.length} \`tool_result\` block(s) at the beginning of this message. ` +
+          'Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.'
+        );
+      }
     } else {
       const previous = i > 0 ? blocksOf(messages[i - 1].content) : [];
       const offered = new Set(previous.filter((b) => b.type === 'tool_use').map((b) => b.id as string));

@@ -84,6 +84,22 @@ describe('validation (400 invalid_request_error)', () => {
     expect(trailing).toContain('messages.1: `tool_use` ids were found without `tool_result` blocks');
   });
 
+  it('rejects text placed before the tool_results that answer a tool_use', async () => {
+    const message = await rejection({
+      ...valid,
+      tools: [tool('Read')],
+      messages: [
+        user('read'),
+        assistant([toolUse('toolu_a')]),
+        user([{ type: 'text', text: 'first some words' }, toolResult('toolu_a')]),
+      ],
+    });
+    expect(message).toBe(
+      'messages.2: Did not find 1 `tool_result` block(s) at the beginning of this message. ' +
+        'Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.',
+    );
+  });
+
   it('rejects a tool_result without its tool_use in the previous message', async () => {
     const message = await rejection({
       ...valid,

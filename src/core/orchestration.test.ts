@@ -123,7 +123,7 @@ describe('runToolCalls', () => {
     expect(statuses.map((e) => e.status)).toEqual(['error', 'error', 'error', 'done']);
   });
 
-  it('applies context modifiers in block order after the batch', async () => {
+  it('applies context modifiers of unsafe tools in block order after the batch, never of safe ones', async () => {
     const { buildTool, textResult } = await import('./tool.ts');
     const { z } = await import('zod');
     const seen: string[] = [];
@@ -153,6 +153,19 @@ describe('runToolCalls', () => {
     );
     expect(seen).toEqual(['root', 'root>a']);
     expect(result.context.options.cwd).toBe('root>a>b');
+
+    // The same tool, concurrency-safe: its modifiers are ignored.
+    const SafeMod = { ...Mod, name: 'SafeMod', isConcurrencySafe: () => true };
+    const safeRun = await drain(
+      runToolCalls({
+        blocks: [block('3', 'SafeMod', { cwd: 'c' }), block('4', 'SafeMod', { cwd: 'd' })],
+        tools: [SafeMod],
+        context: ctx,
+        canUseTool: defaultCanUseTool,
+      }),
+    );
+    expect(safeRun.result.results.map((r) => r.content)).toEqual(['c', 'd']);
+    expect(safeRun.result.context.options.cwd).toBe('root');
   });
 
   it('on interrupt: abort tools stop, finish tools complete, later calls get synthetic results', async () => {

@@ -103,9 +103,10 @@ export async function* runToolCalls(
       byId.set(batch.calls[i].block.id, o.block);
       if (o.newMessages) newMessages.push(...o.newMessages);
     });
-    // Modifiers in block order, after the batch.
+    // Modifiers in block order, after the batch; only tools that are not concurrency-safe may change
+    // the context (a concurrent batch has no order its modifiers could follow).
     for (const o of outcomes) {
-      if (o.contextModifier) {
+      if (!batch.concurrent && o.contextModifier) {
         try {
           context = o.contextModifier(context);
         } catch {

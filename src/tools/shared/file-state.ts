@@ -4,7 +4,9 @@
  * Also the path resolution and file snapshots the three file tools share. Every path goes through the
  * sandbox (`resolveInside` against the workspace root and the agent's cwd).
  */
+
 import type { ToolUseContext } from '../../core/context.ts';
+import { hashString } from '../../core/hash.ts';
 import { resolveInside, SandboxError } from '../../sandbox/sandbox.ts';
 
 /** Claude Code's wording: the file exists but Read was never called on it in this session. */
@@ -17,23 +19,11 @@ export const FILE_MODIFIED_ERROR =
 const MAX_SUGGESTIONS = 3;
 
 /**
- * A fast, synchronous, non-cryptographic 64-bit hash of a string (two 32-bit FNV-1a style lanes over
- * the UTF-16 code units, plus the length), as 16+ hex characters. Equal strings give equal hashes;
- * it only has to notice accidental changes, not resist attacks.
+ * The hash recorded for a file's content: core's fast 64-bit string hash plus the length. Equal strings
+ * give equal hashes; it only has to notice accidental changes, not resist attacks.
  */
 export function hashContent(content: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193 ^ content.length;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-    h2 ^= h2 >>> 15;
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b);
-  h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
-  return `${hex(h1)}${hex(h2)}:${content.length.toString(16)}`;
+  return `${hashString(content)}:${content.length}`;
 }
 
 /** A path resolved inside the workspace, or the model-facing reason it could not be. */
