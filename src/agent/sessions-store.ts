@@ -9,7 +9,7 @@
 import { createStore, del, delMany, get, getMany, keys, set, setMany, type UseStore } from 'idb-keyval';
 import { z } from 'zod';
 import { INTERRUPT_MESSAGE } from '../core/constants.ts';
-import { ensureToolResultPairing, type MessageParam } from '../core/messages.ts';
+import { ensureToolResultPairing, type MessageParam, withUserText } from '../core/messages.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
 import { PERMISSION_MODES } from '../core/permissions/types.ts';
 import type { RequestSizes } from './types.ts';
@@ -142,15 +142,7 @@ export function titleFromPrompt(prompt: string): string {
  */
 export function repairInterruptedTranscript(messages: readonly MessageParam[]): MessageParam[] {
   const repaired = ensureToolResultPairing(messages);
-  if (repaired.length === 0) return repaired;
-  const last = repaired[repaired.length - 1];
-  const marker = { type: 'text' as const, text: INTERRUPT_MESSAGE };
-  if (last.role === 'user') {
-    const content =
-      typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-    repaired[repaired.length - 1] = { role: 'user', content: [...content, marker] };
-  } else repaired.push({ role: 'user', content: [marker] });
-  return repaired;
+  return repaired.length === 0 ? repaired : withUserText(repaired, INTERRUPT_MESSAGE);
 }
 
 /** The JSON text of an exported session. The API key is never part of a record, so never of an export. */

@@ -121,3 +121,16 @@ export function responseBlockToParam(block: Anthropic.ContentBlock): ContentBloc
       return block as unknown as ContentBlockParam;
   }
 }
+
+/**
+ * `messages` with `text` appended to the last user message, or with a new user message when the last
+ * one is the assistant's (roles must alternate). Returns a new array; the input is not mutated.
+ */
+export function withUserText(messages: readonly MessageParam[], text: string): MessageParam[] {
+  const out = messages.slice();
+  const last = out[out.length - 1];
+  if (last?.role === 'user') {
+    out[out.length - 1] = { role: 'user', content: [...contentBlocks(last), { type: 'text', text }] };
+  } else out.push({ role: 'user', content: [{ type: 'text', text }] });
+  return out;
+}

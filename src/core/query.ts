@@ -19,11 +19,11 @@ import {
 } from './deferred-tools.ts';
 import type { QueryEvent } from './events.ts';
 import {
-  type ContentBlockParam,
   ensureToolResultPairing,
   type MessageParam,
   responseBlockToParam,
   toolUses,
+  withUserText,
 } from './messages.ts';
 import { classifyApiError } from './model/anthropic.ts';
 import { runToolCalls } from './orchestration.ts';
@@ -81,22 +81,6 @@ function endReason(stop: string | null): QueryEndReason {
   }
 }
 
-/** Appends `text` to the last user message, or adds a user message (roles must alternate). */
-function appendUserText(messages: MessageParam[], text: string): MessageParam {
-  const last = messages[messages.length - 1];
-  if (last?.role === 'user') {
-    const content: ContentBlockParam[] =
-      typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
-    content.push({ type: 'text', text });
-    const merged: MessageParam = { role: 'user', content };
-    messages[messages.length - 1] = merged;
-    return merged;
-  }
-  const msg: MessageParam = { role: 'user', content: [{ type: 'text', text }] };
-  messages.push(msg);
-  return msg;
-}
-
 export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, QueryOutcome> {
   const maxTurns = params.maxTurns ?? MAX_TURNS;
   const canUseTool = params.canUseTool ?? defaultCanUseTool;
@@ -107,8 +91,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
   let messages = ensureToolResultPairing(params.messages);
 
   const interrupt = (forToolUse: boolean): QueryEvent => {
-    const msg = appendUserText(messages, forToolUse ? INTERRUPT_MESSAGE_FOR_TOOL_USE : INTERRUPT_MESSAGE);
-    return { type: 'user-message', message: msg };
+    messages = withUserText(messages, forToolUse ? INTERRUPT_MESSAGE_FOR_TOOL_USE : INTERRUPT_MESSAGE);
+    return { type: 'user-message', message: messages[messages.length - 1] };
   };
 
   for (let turn = 1; turn <= maxTurns; turn++) {
