@@ -68,6 +68,34 @@ describe('ensureToolResultPairing', () => {
     expect(out[1].content).toEqual([text('(empty)')]);
   });
 
+  it('drops stored cache_control markers (an imported session could carry more than the API allows)', () => {
+    const cc = { type: 'ephemeral' } as const;
+    const msgs = [
+      { role: 'user', content: [{ type: 'text', text: 'go', cache_control: cc }] },
+      { role: 'assistant', content: [{ ...use('t1'), cache_control: cc }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: [{ type: 'text', text: 'ok', cache_control: cc }],
+            cache_control: cc,
+          },
+          { type: 'text', text: 'more', cache_control: cc },
+        ],
+      },
+    ] as MessageParam[];
+    const copy = structuredClone(msgs);
+    const out = ensureToolResultPairing(msgs);
+    expect(JSON.stringify(out)).not.toContain('cache_control');
+    expect(out[2].content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: [text('ok')] },
+      text('more'),
+    ]);
+    expect(msgs).toEqual(copy);
+  });
+
   it('does not mutate its input', () => {
     const msgs: MessageParam[] = [
       { role: 'user', content: [text('go')] },

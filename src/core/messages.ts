@@ -39,6 +39,24 @@ function isEmptyText(block: ContentBlockParam): boolean {
   return block.type === 'text' && block.text.trim() === '';
 }
 
+/** `block` without `cache_control` (an object, so the same one when it has none). */
+function withoutCacheControl<T extends object>(block: T): T {
+  if (!('cache_control' in block)) return block;
+  const { cache_control: _dropped, ...rest } = block as T & { cache_control?: unknown };
+  return rest as T;
+}
+
+/**
+ * A block without cache_control, nested tool_result content included: breakpoints are placed per
+ * request (request.ts); stored ones (e.g. from an imported session) would exceed the API's cap.
+ */
+function stripCacheControl(block: ContentBlockParam): ContentBlockParam {
+  const out = withoutCacheControl(block);
+  if (out.type !== 'tool_result' || !Array.isArray(out.content)) return out;
+  if (!out.content.some((c) => 'cache_control' in c)) return out;
+  return { ...out, content: out.content.map((c) => withoutCacheControl(c)) };
+}
+
 /**
  * Repairs a transcript so the API accepts it. Returns a new array (inputs are not mutated):
  * - consecutive messages of one role are merged; a transcript starting with an assistant message gets a
@@ -46,14 +64,17 @@ function isEmptyText(block: ContentBlockParam): boolean {
  * - every tool_use gets exactly one tool_result in the next user message (a synthetic is_error result
  *   when missing), tool_results come first in that message in tool_use order, duplicates are dropped;
  * - tool_results without a tool_use in the previous assistant message are dropped;
- * - empty text blocks are dropped and an empty message gets a placeholder.
+ * - empty text blocks are dropped and an empty message gets a placeholder;
+ * - stored `cache_control` markers are dropped (the request places its own breakpoints).
  * Never throws.
  */
 export function ensureToolResultPairing(messages: readonly MessageParam[]): MessageParam[] {
   // 1. Normalize to block arrays and merge same-role runs.
   const merged: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   for (const m of messages) {
-    const blocks = contentBlocks(m).filter((b) => !isEmptyText(b));
+    const blocks = contentBlocks(m)
+      .filter((b) => !isEmptyText(b))
+      .map(stripCacheControl);
     const last = merged[merged.length - 1];
     if (last && last.role === m.role) last.content.push(...blocks);
     else merged.push({ role: m.role, content: [...blocks] });

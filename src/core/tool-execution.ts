@@ -20,8 +20,22 @@ import {
   textResult,
 } from './tool.ts';
 
-/** Decides whether a call may run. The permissions engine implements it; see `defaultCanUseTool`. */
-export type CanUseToolFn = (tool: AnyTool, input: unknown, ctx: ToolUseContext) => Promise<PermissionResult>;
+/**
+ * Decides whether a call may run. The permissions engine implements it; see `defaultCanUseTool`.
+ * `checkDeny`, when present, applies the deny rules only: it runs before the tool validates its input
+ * (so a denied path is never probed), and returns the deny or null.
+ */
+export type CanUseToolFn = ((
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolUseContext,
+) => Promise<PermissionResult>) & {
+  checkDeny?: (
+    tool: AnyTool,
+    input: unknown,
+    ctx: ToolUseContext,
+  ) => Promise<Extract<PermissionResult, { behavior: 'deny' }> | null>;
+};
 
 /** Post-processing of a result block (e.g. spilling large results to storage). Never throws. */
 export type ResultProcessor = (
@@ -185,6 +199,16 @@ export async function runToolCall(
   }
   let input = parsed.data;
   const callCtx: ToolUseContext = { ...ctx, toolUseId: block.id };
+
+  // Deny rules come before validation: validating reads the file system and its errors would leak it.
+  let denied: PermissionResult | null = null;
+  try {
+    denied = (await deps.canUseTool.checkDeny?.(tool, input, callCtx)) ?? null;
+  } catch (err) {
+    denied = { behavior: 'deny', message: `Permission check failed: ${errorText(err)}` };
+  }
+  if (denied?.behavior === 'deny')
+    return { block: finish(textResult(block.id, denied.message, true), 'error') };
 
   try {
     const invalid = await tool.validateInput?.(input as never, callCtx);

@@ -40,6 +40,15 @@ describe('MCP tool names', () => {
     expect(normalizeServerName('x'.repeat(40))).toHaveLength(MAX_SERVER_NAME_CHARS);
     expect(() => normalizeServerName('')).toThrow(/Invalid MCP server name/);
     expect(() => normalizeServerName('...')).toThrow(/Invalid MCP server name/);
+    // `__` is the separator of mcp__<server>__<tool>: it never survives inside or at the edge of a server.
+    expect(normalizeServerName('docs__admin')).toBe('docs_admin');
+    expect(normalizeServerName('docs..admin')).toBe('docs_admin');
+    expect(normalizeServerName('_docs_')).toBe('docs');
+    expect(parseMcpToolName(mcpToolName(normalizeServerName('docs__admin'), 'delete_all'))).toEqual({
+      server: 'docs_admin',
+      tool: 'delete_all',
+    });
+    expect(() => normalizeServerName('__')).toThrow(/Invalid MCP server name/);
     // The longest server name still leaves room for a tool part.
     const long = mcpToolName(normalizeServerName('s'.repeat(40)), 't'.repeat(100));
     expect(long).toMatch(API_TOOL_NAME);

@@ -21,13 +21,15 @@ export function normalizeNamePart(name: string): string {
 }
 
 /**
- * The normalized server name: characters outside [a-zA-Z0-9_-] become `_`, cut to
+ * The normalized server name: characters outside [a-zA-Z0-9_-] become `_`, runs of `_` collapse to one
+ * and leading or trailing ones are dropped (so the `__` separator of `mcp__<server>__<tool>` never
+ * occurs inside or next to the server part: `docs__admin` cannot pose as server `docs`), cut to
  * MAX_SERVER_NAME_CHARS. Throws when nothing usable is left (an empty name).
  */
 export function normalizeServerName(name: string): string {
-  const out = normalizeNamePart(name.trim()).slice(0, MAX_SERVER_NAME_CHARS);
-  if (!out || /^_+$/.test(out))
-    throw new Error(`Invalid MCP server name "${name}": use letters, digits, _ or -.`);
+  const trimEdges = (s: string) => s.replace(/_{2,}/g, '_').replace(/^_+|_+$/g, '');
+  const out = trimEdges(trimEdges(normalizeNamePart(name.trim())).slice(0, MAX_SERVER_NAME_CHARS));
+  if (!out) throw new Error(`Invalid MCP server name "${name}": use letters, digits, _ or -.`);
   return out;
 }
 

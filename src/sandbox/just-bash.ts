@@ -176,6 +176,16 @@ class JustBashSandbox implements Sandbox {
     this.changes.emit(change);
   }
 
+  async realpath(path: string): Promise<string> {
+    // Absolute paths outside the workspace too (a link in /tmp may lead into it).
+    const abs = path.startsWith('/') && !path.includes('\0') ? normalizePath(path) : this.abs(path);
+    try {
+      return await this.realOf(abs, 0);
+    } catch (err) {
+      throw wrapError(err, abs);
+    }
+  }
+
   async readFile(path: string): Promise<string> {
     const abs = await this.contained(path, true);
     try {

@@ -182,6 +182,13 @@ export interface Sandbox {
   /** Replaces `to` if it is an existing file. */
   rename(from: string, to: string): Promise<void>;
   exists(path: string): Promise<boolean>;
+  /**
+   * Where `path` leads once every symlink on it is followed (absolute). A path that does not exist
+   * resolves through its nearest existing parent (`link/new.txt` → `<target>/new.txt`). Unlike the other
+   * methods it does not refuse a real path outside the workspace: the permission engine matches deny
+   * rules against it. Optional: a backend that cannot tell leaves it out (rules then match as written).
+   */
+  realpath?(path: string): Promise<string>;
   /** Every file (not directory) under `root`, as absolute paths, sorted. For Glob and Grep. */
   listFiles(options?: ListFilesOptions): Promise<string[]>;
 

@@ -2,10 +2,11 @@
  * Wiring of the engine into the loop: the `canUseTool` the agent session passes to `query()`, and the
  * hook that turns an "allow always" answer into a session rule.
  */
+import type { ToolUseContext } from '../context.ts';
 import type { PermissionAnswer, QueryEvent } from '../events.ts';
 import type { CanUseToolFn } from '../tool-execution.ts';
-import { decidePermission } from './engine.ts';
-import type { PermissionBehavior, PermissionMode, PermissionRule } from './types.ts';
+import { checkDenyRules, decidePermission } from './engine.ts';
+import type { PermissionBehavior, PermissionContext, PermissionMode, PermissionRule } from './types.ts';
 
 export interface CanUseToolOptions {
   /** The rules in force, read on every call (so a rule added at a prompt applies to the next call). */
@@ -14,19 +15,29 @@ export interface CanUseToolOptions {
   getMode?: () => PermissionMode;
 }
 
-/** The permission engine as the loop's `canUseTool`. Never throws (a failure denies). */
+/** The engine's view of one call's context: mode, paths, and the sandbox's realpath (symlinks). */
+function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): PermissionContext {
+  const sandbox = ctx.sandbox;
+  return {
+    mode: options.getMode?.() ?? ctx.options.permissionMode,
+    root: sandbox.root,
+    cwd: ctx.options.cwd,
+    ...(sandbox.realpath
+      ? { realpath: (abs: string) => sandbox.realpath?.(abs) ?? Promise.resolve(abs) }
+      : {}),
+  };
+}
+
+/**
+ * The permission engine as the loop's `canUseTool`. Never throws (a failure denies). Its `checkDeny`
+ * (deny rules only) runs before the tool validates its input.
+ */
 export function createCanUseTool(options: CanUseToolOptions): CanUseToolFn {
-  return (tool, input, ctx) =>
-    decidePermission({
-      tool,
-      input,
-      rules: options.getRules(),
-      permCtx: {
-        mode: options.getMode?.() ?? ctx.options.permissionMode,
-        root: ctx.sandbox.root,
-        cwd: ctx.options.cwd,
-      },
-    });
+  const canUseTool: CanUseToolFn = (tool, input, ctx) =>
+    decidePermission({ tool, input, rules: options.getRules(), permCtx: permissionContext(options, ctx) });
+  canUseTool.checkDeny = (tool, input, ctx) =>
+    checkDenyRules({ tool, input, rules: options.getRules(), permCtx: permissionContext(options, ctx) });
+  return canUseTool;
 }
 
 /** Something that can take a session rule (the PermissionStore). */

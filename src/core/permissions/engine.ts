@@ -31,6 +31,7 @@ import {
   resolveRef,
   ruleMayMatchBelow,
   showPath,
+  withReal,
 } from './subjects.ts';
 import type {
   BashPermissionMatcher,
@@ -145,15 +146,17 @@ function fileHit(
   behavior: 'deny' | 'ask',
   env: PathEnv,
 ): Hit | undefined {
-  const abs = resolvePath(env.cwd, m.path, env.home);
+  const written = resolvePath(env.cwd, m.path, env.home);
   let maybe: Hit | undefined;
   for (const rule of book.content[behavior]) {
     const content = rule.value.ruleContent as string;
-    if (fileRuleMatches(content, abs, { ...env, ignoreCase: true, directory: m.directory })) {
-      return { rule, match: 'yes', subject: showPath(abs, env) };
-    }
-    if (m.readsContents && ruleMayMatchBelow(content, abs, env)) {
-      maybe ??= { rule, match: 'maybe', subject: `the files under ${showPath(abs, env)}` };
+    for (const abs of withReal(written, env)) {
+      if (fileRuleMatches(content, abs, { ...env, ignoreCase: true, directory: m.directory })) {
+        return { rule, match: 'yes', subject: showPath(abs, env) };
+      }
+      if (m.readsContents && ruleMayMatchBelow(content, abs, env)) {
+        maybe ??= { rule, match: 'maybe', subject: `the files under ${showPath(abs, env)}` };
+      }
     }
   }
   return maybe;
@@ -176,8 +179,11 @@ function ruleHit(
 function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): string | null {
   if (matcher?.kind === 'file') {
     if (matcher.access !== 'write') return null;
-    const reason = safetyPathReason(resolvePath(env.cwd, matcher.path, env.home));
-    return reason ? `Writing here always needs your approval: ${reason}.` : null;
+    for (const abs of withReal(resolvePath(env.cwd, matcher.path, env.home), env)) {
+      const reason = safetyPathReason(abs);
+      if (reason) return `Writing here always needs your approval: ${reason}.`;
+    }
+    return null;
   }
   if (matcher?.kind !== 'bash') return null;
   for (const sub of matcher.subcommands) {
@@ -191,7 +197,7 @@ function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): st
         }
         continue;
       }
-      for (const abs of paths) {
+      for (const abs of paths.flatMap((p) => withReal(p, env))) {
         const reason = safetyPathReason(abs);
         if (reason)
           return `${code(sub.source)} changes a protected path and always needs your approval: ${reason}.`;
@@ -279,22 +285,96 @@ function bashAsk(m: BashPermissionMatcher, book: RuleBook, env: PathEnv, mode: P
   );
 }
 
+/** Most paths of one call whose real path is looked up (the rest match as written). */
+const MAX_REALPATHS = 256;
+
+/** The absolute paths a matcher names (every candidate of every shell path reference). */
+function touchedPaths(matcher: PermissionMatcher | undefined, env: PathEnv): string[] {
+  if (matcher?.kind === 'file') return [resolvePath(env.cwd, matcher.path, env.home)];
+  if (matcher?.kind !== 'bash') return [];
+  const out = new Set<string>();
+  for (const sub of matcher.subcommands) {
+    for (const ref of [...sub.reads, ...sub.writes, ...sub.paths]) {
+      for (const abs of resolveRef(env, ref) ?? []) out.add(abs);
+    }
+  }
+  return [...out].slice(0, MAX_REALPATHS);
+}
+
+/** Where each path a call touches really leads (symlinks followed); paths that fail are left out. */
+async function realPaths(
+  matcher: PermissionMatcher | undefined,
+  env: PathEnv,
+  realpath: PermissionContext['realpath'],
+): Promise<Map<string, string> | undefined> {
+  if (!realpath) return undefined;
+  const real = new Map<string, string>();
+  await Promise.all(
+    touchedPaths(matcher, env).map(async (abs) => {
+      try {
+        const r = await realpath(abs);
+        if (typeof r === 'string' && r.startsWith('/') && r !== abs) real.set(abs, r);
+      } catch {
+        // Unknown: the rules match the path as written.
+      }
+    }),
+  );
+  return real;
+}
+
+/** The matcher, the rules and the paths of one call, prepared once. */
+interface Prepared {
+  prepared: PermissionMatcher | undefined | 'failed';
+  matcher: PermissionMatcher | undefined;
+  book: RuleBook;
+  /** Where paths resolve, with the real paths (deny, ask and safety checks). */
+  env: PathEnv;
+  /** The same without the real paths (the mode and allow rules go by the path as written). */
+  writtenEnv: PathEnv;
+}
+
+async function prepare(d: DecisionInput): Promise<Prepared> {
+  const { tool, input, permCtx } = d;
+  const writtenEnv: PathEnv = { root: permCtx.root, cwd: permCtx.cwd, home: permCtx.home ?? permCtx.root };
+  const prepared = await prepareMatcher(tool, input);
+  const matcher = prepared === 'failed' ? undefined : prepared;
+  const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
+  const env = real ? { ...writtenEnv, real } : writtenEnv;
+  return { prepared, matcher, book: ruleBook(d.rules, tool), env, writtenEnv };
+}
+
+/** The deny a deny rule surely matching the call gives, or null. */
+function denyRuleResult(tool: AnyTool, denied: Hit | undefined): Deny | null {
+  if (denied?.match !== 'yes') return null;
+  return deny(
+    ruleDenialMessage(tool.name, denied.rule, denied.subject || undefined),
+    `deny rule ${denied.rule.text}`,
+  );
+}
+
+/**
+ * Only the deny rules (those surely matching): what runs before a tool validates its input, so a call
+ * on a denied path learns nothing about it (no "file not found", no "did you mean"). Never throws.
+ */
+export async function checkDenyRules(d: DecisionInput): Promise<Deny | null> {
+  try {
+    const p = await prepare(d);
+    return denyRuleResult(d.tool, ruleHit(p.matcher, p.book, 'deny', p.env));
+  } catch (err) {
+    return deny(`Permission check failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
+  }
+}
+
 /** Everything but the dontAsk conversion. */
 async function decideInner(d: DecisionInput, mode: PermissionMode): Promise<PermissionResult> {
   const { tool, input, permCtx } = d;
-  const env: PathEnv = { root: permCtx.root, cwd: permCtx.cwd, home: permCtx.home ?? permCtx.root };
-  const prepared = await prepareMatcher(tool, input);
-  const matcher = prepared === 'failed' ? undefined : prepared;
-  const book = ruleBook(d.rules, tool);
+  const p = await prepare(d);
+  const { prepared, matcher, book, env, writtenEnv } = p;
 
   // 1-2. Deny rules, ask rules, and what might match them.
   const denied = ruleHit(matcher, book, 'deny', env);
-  if (denied?.match === 'yes') {
-    return deny(
-      ruleDenialMessage(tool.name, denied.rule, denied.subject || undefined),
-      `deny rule ${denied.rule.text}`,
-    );
-  }
+  const deniedResult = denyRuleResult(tool, denied);
+  if (deniedResult) return deniedResult;
   const asked = ruleHit(matcher, book, 'ask', env);
   if (asked?.match === 'yes') {
     const about = asked.subject ? ` It matches ${asked.subject}.` : '';
@@ -351,13 +431,13 @@ async function decideInner(d: DecisionInput, mode: PermissionMode): Promise<Perm
   const whole = book.whole.allow[0];
   if (whole) return allow(`allow rule ${whole.text}`);
   if (matcher?.kind === 'bash') {
-    return bashAsk(matcher, book, env, mode) ?? allow('every sub-command is allowed');
+    return bashAsk(matcher, book, writtenEnv, mode) ?? allow('every sub-command is allowed');
   }
   if (matcher?.kind === 'file') {
     const abs = resolvePath(env.cwd, matcher.path, env.home);
     const rule = book.content.allow.find((r) =>
       fileRuleMatches(r.value.ruleContent as string, abs, {
-        ...env,
+        ...writtenEnv,
         ignoreCase: false,
         directory: matcher.directory,
       }),

@@ -109,6 +109,18 @@ describe('which rules concern which tool', () => {
     expect(wholeToolRuleMatches({ toolName: 'mcp__github' }, { name: 'mcp__github__x' })).toBe(true);
   });
 
+  it('an MCP server rule matches the server name exactly, not a server whose name extends it', () => {
+    const admin = {
+      name: 'mcp__docs__admin__delete_all',
+      mcpInfo: { serverName: 'docs__admin', toolName: 'delete_all' },
+    };
+    expect(wholeToolRuleMatches({ toolName: 'mcp__docs' }, admin)).toBe(false);
+    expect(wholeToolRuleMatches({ toolName: 'mcp__docs__*' }, admin)).toBe(false);
+    expect(isBlanketRuleFor('mcp__docs', admin)).toBe(false);
+    const docs = { name: 'mcp__docs__search', mcpInfo: { serverName: 'docs', toolName: 'search' } };
+    expect(wholeToolRuleMatches({ toolName: 'mcp__docs' }, docs)).toBe(true);
+  });
+
   it('blanket rules as text (what removes a tool from the pool)', () => {
     expect(isBlanketRuleFor('Bash', { name: 'Bash' })).toBe(true);
     expect(isBlanketRuleFor('Bash(*)', { name: 'Bash' })).toBe(true);

@@ -195,10 +195,10 @@ export function wholeToolRuleMatches(value: PermissionRuleValue, tool: RuleTarge
   const name = value.toolName;
   if (name === tool.name || tool.aliases?.includes(name)) return true;
   if (!name.startsWith('mcp__')) return false;
-  const server = tool.mcpInfo?.serverName;
   const serverRule = name.endsWith('__*') ? name.slice(0, -3) : name;
   if (serverRule.slice(5).includes('__')) return false;
-  if (server !== undefined && serverRule === `mcp__${server}`) return true;
+  // An MCP tool knows its server: match it exactly (`mcp__docs` is not a rule for server `docs__admin`).
+  if (tool.mcpInfo) return serverRule === `mcp__${tool.mcpInfo.serverName}`;
   return tool.name.startsWith(`${serverRule}__`);
 }
 

@@ -12,6 +12,14 @@ export interface PathEnv {
   root: string;
   cwd: string;
   home: string;
+  /** Real paths (symlinks followed) of the paths a call touches: deny and ask rules match them too. */
+  real?: ReadonlyMap<string, string>;
+}
+
+/** `abs`, and the real path it leads to when that differs (see `PathEnv.real`). */
+export function withReal(abs: string, env: PathEnv): string[] {
+  const real = env.real?.get(abs);
+  return real !== undefined && real !== abs ? [abs, real] : [abs];
 }
 
 /** Most directories a line's `cd`s may leave a command in before the engine gives up (unknown). */
@@ -99,7 +107,7 @@ export function fileRuleMatchesRef(
   const paths = resolveRef(env, ref);
   if (paths === null) return 'maybe';
   let result: RuleMatch = 'no';
-  for (const abs of paths) {
+  for (const abs of paths.flatMap((p) => withReal(p, env))) {
     if (fileRuleMatches(content, abs, { ...env, ignoreCase, directory: recursive })) return 'yes';
     if (ref.glob && globMayMatch(content, abs, env, ignoreCase)) result = 'maybe';
     if (recursive && ruleMayMatchBelow(content, abs, env)) result = 'maybe';

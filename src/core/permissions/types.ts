@@ -26,6 +26,11 @@ export interface PermissionContext {
   cwd: string;
   /** Where `~` points in shell commands (default: `root`, the sandbox's HOME). */
   home?: string;
+  /**
+   * Where an absolute path leads once symlinks are followed (the sandbox's `realpath`). When given,
+   * deny and ask file rules match both the path as written and the real path.
+   */
+  realpath?: (abs: string) => Promise<string>;
 }
 
 /** What a rule does when it matches. */

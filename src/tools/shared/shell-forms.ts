@@ -5,8 +5,11 @@
 import { foldLookalikes } from '../../core/permissions/paths.ts';
 import type { ShellWordInfo } from '../../core/permissions/types.ts';
 
-/** Programs that always go through whole directory trees given as arguments. */
-const ALWAYS_RECURSIVE = new Set(['find', 'rg', 'ag', 'ack', 'tar', 'rsync', 'du', 'tree', 'scp']);
+/**
+ * Programs that always go through whole directory trees given as arguments. `ln` too: a link to a
+ * directory exposes everything below it under another name (deny rules then match "maybe": ask).
+ */
+const ALWAYS_RECURSIVE = new Set(['find', 'rg', 'ag', 'ack', 'tar', 'rsync', 'du', 'tree', 'scp', 'ln']);
 /** Programs that do with -r / -R / --recursive (cp also with -a). */
 const FLAG_RECURSIVE = new Set([
   'grep',
