@@ -31,6 +31,7 @@ import {
   Emitter,
   EventEmitter,
   isInside,
+  keptEnv,
   outsideViaSymlink,
   parentOf,
   reportChanges,
@@ -462,14 +463,7 @@ class JustBashSandbox implements Sandbox {
     perCommand: Record<string, string> | undefined,
     keepCwd: boolean,
   ): void {
-    const next = { ...env };
-    for (const key of Object.keys(perCommand ?? {})) {
-      if (next[key] === perCommand?.[key]) {
-        const before = session.env?.[key];
-        if (before === undefined) delete next[key];
-        else next[key] = before;
-      }
-    }
+    const next = keptEnv(env, session.env ?? {}, perCommand);
     delete next['?'];
     const pwd = next.PWD && keepCwd ? normalizePath(next.PWD) : session.cwd;
     session.cwd = isInside(this.root, pwd) ? pwd : this.root;

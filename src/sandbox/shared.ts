@@ -285,3 +285,21 @@ export class EventEmitter extends Emitter<SandboxEvent> {
     super.emit(event);
   }
 }
+
+/**
+ * The environment to keep after a command: what it ended with, except per-command variables (which
+ * return to their previous value, or go).
+ */
+export function keptEnv(
+  ended: Record<string, string>,
+  before: Record<string, string>,
+  perCommand: Record<string, string> | undefined,
+): Record<string, string> {
+  const next = { ...ended };
+  for (const [key, value] of Object.entries(perCommand ?? {})) {
+    if (next[key] !== value) continue;
+    if (before[key] === undefined) delete next[key];
+    else next[key] = before[key];
+  }
+  return next;
+}

@@ -204,21 +204,3 @@ function parseTail(tail: string, marker: string, processCode: number): Omit<Shel
   }
   return { exitCode: Number(m[1]), pwd: m[2].trim(), ...(env ? { env } : {}) };
 }
-
-/**
- * The environment to keep after a command: what it ended with, except per-command variables (which
- * return to their previous value, or go).
- */
-export function keptEnv(
-  ended: Record<string, string>,
-  before: Record<string, string>,
-  perCommand: Record<string, string> | undefined,
-): Record<string, string> {
-  const next = { ...ended };
-  for (const [key, value] of Object.entries(perCommand ?? {})) {
-    if (next[key] !== value) continue;
-    if (before[key] === undefined) delete next[key];
-    else next[key] = before[key];
-  }
-  return next;
-}

@@ -41,12 +41,13 @@ import {
   Emitter,
   EventEmitter,
   isInside,
+  keptEnv,
   outsideViaSymlink,
   parentOf,
   sandboxError,
   wrapError,
 } from './shared.ts';
-import { KILL_GRACE_MS, keptEnv, pump, runShellCommand, sleep } from './webcontainer-exec.ts';
+import { KILL_GRACE_MS, pump, runShellCommand, sleep } from './webcontainer-exec.ts';
 import {
   interactiveShell,
   JSH_FALLBACK_COMMANDS,
