@@ -47,7 +47,13 @@ export default defineConfig(({ mode, command }) => {
     preview: { headers: ISOLATION_HEADERS },
     // Lazily imported packages are pre-bundled at startup, so the first visit does not reload the page.
     optimizeDeps: { include: ['just-bash/browser'] },
-    build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 1500 },
+    build: {
+      target: 'es2022',
+      sourcemap: false,
+      chunkSizeWarningLimit: 1500,
+      // The page, and the iframe page a host embeds (src/embed).
+      rolldownOptions: { input: { main: 'index.html', embed: 'embed.html' } },
+    },
     worker: { format: 'es' },
   };
 });

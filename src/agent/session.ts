@@ -19,7 +19,7 @@ import type { AnyTool } from '../core/tool.ts';
 import { createResultSpiller, createSpillStore } from '../core/tool-results.ts';
 import { createDefaultMcpManager, type McpManager } from '../mcp/index.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import { openSandbox } from '../sandbox/select.ts';
+import { type OpenSandboxOptions, openSandbox } from '../sandbox/select.ts';
 import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
 import type { AgentSession, AgentSettings, ModelSummary, RequestSizes, SessionEvent } from './types.ts';
 
@@ -62,6 +62,13 @@ export function requestSizes(body: unknown): RequestSizes | undefined {
 export interface CreateAgentSessionOptions {
   settings?: Partial<AgentSettings>;
   sandbox?: Sandbox;
+  /** Without `sandbox`: how to open one (the embed config's files and choice, no saved project). */
+  openSandbox?: OpenSandboxOptions;
+  /**
+   * Requests need no key from the page: `fetch` answers in the page (the scripted demo) or the base URL is
+   * a proxy that adds the key (an embedding host's). A placeholder is sent when no key is set.
+   */
+  keyless?: boolean;
   /** Extra tools (e.g. MCP), placed after the built-ins. */
   mcpTools?: AnyTool[];
   /** MCP servers; their tools join the pool at every turn. Default: a persisted manager; null: none. */
@@ -108,7 +115,7 @@ async function sessionDate(store: KeyValueStore, sessionId: string, now: Date): 
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<AgentSession> {
   let settings: AgentSettings = { ...defaultSettings(), ...options.settings };
   // Without a given sandbox: the one the page asks for (?sandbox=, the setting, auto), with its saved files.
-  const opened = options.sandbox ? undefined : await openSandbox();
+  const opened = options.sandbox ? undefined : await openSandbox(options.openSandbox);
   const sandbox = options.sandbox ?? (opened as NonNullable<typeof opened>).sandbox;
   const mcp = options.mcp === undefined ? createDefaultMcpManager() : (options.mcp ?? undefined);
   // ToolSearch names servers still connecting when nothing matches.
@@ -186,7 +193,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   };
 
   const runTurn = async (prompt: string): Promise<void> => {
-    const apiKey = settings.apiKey || (usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
+    const apiKey =
+      settings.apiKey || (options.keyless || usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
     if (!apiKey) {
       emit({
         type: 'error',
@@ -275,7 +283,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     },
     async listModels(overrides) {
       const s = { ...settings, ...overrides };
-      const apiKey = s.apiKey || (usesDevProxy(s) ? PROXY_PLACEHOLDER_KEY : '');
+      const apiKey = s.apiKey || (options.keyless || usesDevProxy(s) ? PROXY_PLACEHOLDER_KEY : '');
       const client = createAnthropicClient({
         apiKey,
         baseURL: s.baseURL,

@@ -26,4 +26,45 @@ export interface EmbedConfig {
   permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
   mcpServers?: EmbedMcpServer[];
   sandbox?: 'auto' | 'webcontainer' | 'just-bash';
+  /**
+   * A scripted demo: no API key, no network. The page answers every model request with the next turn of
+   * the script (streamed as the Messages API would), so the real SDK, loop and tools run on the sandbox.
+   */
+  demo?: EmbedDemo;
+}
+
+/** A scripted answer's text block. */
+export interface EmbedDemoText {
+  type: 'text';
+  text: string;
+}
+
+/** A scripted tool call: it really runs (e.g. Write creates the file in the sandbox). */
+export interface EmbedDemoToolUse {
+  type: 'tool_use';
+  /** Default: a fresh `toolu_demo_…` id. */
+  id?: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** One model turn of the script: the assistant message of one request. */
+export interface EmbedDemoTurn {
+  content: (EmbedDemoText | EmbedDemoToolUse)[];
+}
+
+export interface EmbedDemo {
+  /** Played in order, one per model request (a turn with tool calls is followed by the next turn). */
+  turns: EmbedDemoTurn[];
+  /** Delay between streamed events, ms (default DEMO_CHUNK_DELAY_MS). */
+  chunkDelayMs?: number;
+  /** What the model says once the script has no turn left. */
+  endText?: string;
+}
+
+/** A config field that was refused (and ignored). */
+export interface EmbedWarning {
+  /** The field's path, e.g. `maxTokens` or `files["../x"]`. */
+  field: string;
+  message: string;
 }

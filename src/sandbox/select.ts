@@ -45,12 +45,19 @@ function isPreference(value: unknown): value is SandboxPreference {
   return typeof value === 'string' && (SANDBOX_PREFERENCES as readonly string[]).includes(value);
 }
 
+/** localStorage, or undefined where there is none or reading it throws (blocked third-party storage). */
+function pageStorage(): Storage | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The preference and where it came from. Never throws (storage may be blocked). */
 export function readSandboxPreference(
   search: string = typeof location === 'undefined' ? '' : location.search,
-  storage: Pick<Storage, 'getItem'> | undefined = typeof localStorage === 'undefined'
-    ? undefined
-    : localStorage,
+  storage: Pick<Storage, 'getItem'> | undefined = pageStorage(),
 ): { preference: SandboxPreference; source: 'url' | 'setting' | 'default' } {
   const fromUrl = new URLSearchParams(search).get('sandbox');
   if (isPreference(fromUrl)) return { preference: fromUrl, source: 'url' };
@@ -66,9 +73,7 @@ export function readSandboxPreference(
 /** Stores the setting (takes effect on the next page load). Returns false when storage is blocked. */
 export function saveSandboxPreference(
   preference: SandboxPreference,
-  storage: Pick<Storage, 'setItem'> | undefined = typeof localStorage === 'undefined'
-    ? undefined
-    : localStorage,
+  storage: Pick<Storage, 'setItem'> | undefined = pageStorage(),
 ): boolean {
   try {
     storage?.setItem(SANDBOX_SETTING_KEY, preference);

@@ -5,7 +5,7 @@
  * through the session's Sandbox.
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { AgentSettings, ModelSummary } from '../agent/types.ts';
+import type { AgentSession, AgentSettings, ModelSummary } from '../agent/types.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
 import { usesDevProxy } from './agent-module.ts';
 import { EmptyState } from './EmptyState.tsx';
@@ -37,6 +37,10 @@ export interface AppProps {
   initialSettings?: AgentSettings;
   /** Storage overrides (tests, embedding). */
   stores?: Pick<WorkbenchDeps, 'sessionsStore' | 'settingsStore'>;
+  /** Requests need no key in the page (embed: the scripted demo, or a host proxy adds it). */
+  keyless?: boolean;
+  /** Called once the agent is up and its session is open (the embed API waits for it). */
+  onAgent?: (agent: AgentSession) => void;
 }
 
 const EMPTY_ITEMS: TranscriptItem[] = [];
@@ -50,7 +54,7 @@ const ProjectControls = lazy(() =>
 const VIRTUALIZE =
   typeof location === 'undefined' || new URLSearchParams(location.search).get('virtualize') !== 'off';
 
-export function App({ createSession, initialSettings, stores }: AppProps) {
+export function App({ createSession, initialSettings, stores, keyless, onAgent }: AppProps) {
   const wb = useWorkbench({ createSession, initialSettings, ...stores });
   const { agent, view, prefs, settings } = wb;
   const [prompt, setPrompt] = useState('');
@@ -64,7 +68,7 @@ export function App({ createSession, initialSettings, stores }: AppProps) {
   const previewUrl = usePreviewUrl(agent?.sandbox ?? null);
   const items = view?.transcript.items ?? EMPTY_ITEMS;
   const running = Boolean(view?.transcript.running) || sending;
-  const connected = Boolean(settings.apiKey) || usesDevProxy(settings);
+  const connected = Boolean(settings.apiKey) || usesDevProxy(settings) || Boolean(keyless);
 
   // Theme: follow the system unless the user picked one.
   useEffect(() => {
@@ -81,6 +85,10 @@ export function App({ createSession, initialSettings, stores }: AppProps) {
     });
   }, [agent]);
 
+  useEffect(() => {
+    if (agent) onAgent?.(agent);
+  }, [agent, onAgent]);
+
   // A new session starts with an empty queue.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset per session
   useEffect(() => setQueue([]), [wb.model]);
@@ -89,7 +97,7 @@ export function App({ createSession, initialSettings, stores }: AppProps) {
     (text: string) => {
       if (!agent || !wb.model) return;
       const current = agent.settings();
-      if (!current.apiKey && !usesDevProxy(current)) {
+      if (!keyless && !current.apiKey && !usesDevProxy(current)) {
         wb.model.local({ type: 'local-notice', notice: 'missing-key' });
         return false;
       }
@@ -97,7 +105,7 @@ export function App({ createSession, initialSettings, stores }: AppProps) {
       void agent.send(text).finally(() => setSending(false));
       return true;
     },
-    [agent, wb.model],
+    [agent, wb.model, keyless],
   );
 
   const send = () => {

@@ -1,0 +1,20 @@
+/**
+ * embed.html's script. In an iframe it waits for the host's `tabcode:config` (host-bridge.ts). Opened on
+ * its own, or with `?mode=direct`, it listens to no one: a script of the same page calls
+ * `window.tabcode.mount(element, config)` (the same API a bundling host imports from mount.ts).
+ */
+import { connectToHost } from './host-bridge.ts';
+import { mount } from './mount.ts';
+
+declare global {
+  interface Window {
+    /** The embed API of embed.html. */
+    tabcode?: { mount: typeof mount };
+  }
+}
+
+window.tabcode = { mount };
+const root = document.getElementById('root');
+if (!root) throw new Error('embed.html has no #root element');
+const direct = new URLSearchParams(location.search).get('mode') === 'direct';
+if (window.parent !== window && !direct) connectToHost(root);
