@@ -95,6 +95,8 @@ test('iframe: a host posts a config with files and a demo; the demo writes a fil
   await file.click();
   await expect(frame.getByTestId('file-content')).toContainText('Written by the tabcode demo.');
   await expect(frame.getByTestId('error-banner')).toHaveCount(0);
+  // A scripted demo bills nothing, so the meter shows no cost.
+  await expect(frame.getByTestId('usage-cost')).toHaveText('demo');
 
   // No key was ever asked for or sent, and nothing left the page for a model API.
   expect(apiHits).toEqual([]);

@@ -225,7 +225,11 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
       badge: todos ? `${todos.filter((t) => t.status === 'completed').length}/${todos.length}` : undefined,
       render: () => <TodoPanel todos={todos} />,
     },
-    { id: 'usage', label: 'Usage', render: () => <UsagePanel requests={view?.usage.requests ?? []} /> },
+    {
+      id: 'usage',
+      label: 'Usage',
+      render: () => <UsagePanel requests={view?.usage.requests ?? []} demo={keyless} />,
+    },
     { id: 'mcp', label: 'MCP', render: () => <McpPanel manager={agent?.mcp} /> },
     { id: 'rules', label: 'Permissions', render: () => <PermissionRules session={agent} /> },
   ];
@@ -238,6 +242,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
         save={view && view.transcript.items.length > 0 ? view.save : null}
         saveError={view?.saveError}
         usage={view?.usage.requests ?? []}
+        demo={keyless}
         sessionsOpen={prefs.sessionsOpen}
         sideOpen={prefs.sideOpen}
         onToggleSessions={() => wb.updatePrefs({ sessionsOpen: !prefs.sessionsOpen })}

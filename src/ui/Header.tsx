@@ -10,6 +10,8 @@ interface HeaderProps {
   save: SaveStatus | null;
   saveError?: string;
   usage: readonly RequestUsage[];
+  /** A scripted demo (no model): token figures come from the script and nothing is billed. */
+  demo?: boolean;
   sessionsOpen: boolean;
   sideOpen: boolean;
   onToggleSessions: () => void;
@@ -59,7 +61,7 @@ export function Header(props: HeaderProps) {
             {SAVE_LABEL[save]}
           </span>
         )}
-        <UsageMeter requests={props.usage} onOpen={props.onOpenUsage} />
+        <UsageMeter requests={props.usage} demo={props.demo} onOpen={props.onOpenUsage} />
         <span
           className={`badge ${sandbox ? `badge-${sandbox.kind}` : 'badge-loading'}`}
           data-testid="sandbox-badge"

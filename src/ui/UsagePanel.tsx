@@ -13,7 +13,7 @@ import {
   usageTotals,
 } from './usage-state.ts';
 
-function UsagePanelView({ requests }: { requests: readonly RequestUsage[] }) {
+function UsagePanelView({ requests, demo }: { requests: readonly RequestUsage[]; demo?: boolean }) {
   const totals = usageTotals(requests);
   const [openRow, setOpenRow] = useState<number | null>(null);
   return (
@@ -24,7 +24,12 @@ function UsagePanelView({ requests }: { requests: readonly RequestUsage[] }) {
           {totals.requests} request{totals.requests === 1 ? '' : 's'}
         </span>
       </div>
-      <Totals totals={totals} />
+      {demo && (
+        <p className="muted" data-testid="usage-demo-note">
+          Scripted demo: these token counts come from the script, not from a model, and nothing is billed.
+        </p>
+      )}
+      <Totals totals={totals} demo={demo} />
       {requests.length === 0 ? (
         <div className="panel-empty muted">Token counts appear here after the first reply.</div>
       ) : (
@@ -61,7 +66,7 @@ function UsagePanelView({ requests }: { requests: readonly RequestUsage[] }) {
                   <td data-field="output">{formatTokens(r.outputTokens)}</td>
                   <td data-field="cache-read">{formatTokens(r.cacheReadTokens)}</td>
                   <td data-field="cache-write">{formatTokens(r.cacheWriteTokens)}</td>
-                  <td>{formatCost(estimateCost(r))}</td>
+                  <td>{demo ? '—' : formatCost(estimateCost(r))}</td>
                 </tr>
                 {openRow === i && (
                   <tr className="usage-detail-row">
@@ -82,7 +87,7 @@ function UsagePanelView({ requests }: { requests: readonly RequestUsage[] }) {
   );
 }
 
-function Totals({ totals }: { totals: UsageTotals }) {
+function Totals({ totals, demo }: { totals: UsageTotals; demo?: boolean }) {
   return (
     <dl className="usage-totals" data-testid="usage-totals">
       <div>
@@ -103,7 +108,7 @@ function Totals({ totals }: { totals: UsageTotals }) {
       </div>
       <div>
         <dt>Est. cost</dt>
-        <dd data-field="cost">{formatCost(totals.cost)}</dd>
+        <dd data-field="cost">{demo ? 'none (demo)' : formatCost(totals.cost)}</dd>
       </div>
     </dl>
   );
@@ -148,7 +153,16 @@ function RequestDetail({ request }: { request: RequestUsage }) {
 }
 
 /** The compact meter in the header: session totals; a click opens the Usage panel. */
-export function UsageMeter({ requests, onOpen }: { requests: readonly RequestUsage[]; onOpen: () => void }) {
+export function UsageMeter({
+  requests,
+  demo,
+  onOpen,
+}: {
+  requests: readonly RequestUsage[];
+  /** A scripted demo: no cost is shown, since no model ran and nothing is billed. */
+  demo?: boolean;
+  onOpen: () => void;
+}) {
   const t = usageTotals(requests);
   const last = requests[requests.length - 1];
   return (
@@ -170,7 +184,7 @@ export function UsageMeter({ requests, onOpen }: { requests: readonly RequestUsa
       <span>
         <span className="muted">out</span> {formatTokens(t.outputTokens)}
       </span>
-      <span data-testid="usage-cost">{formatCost(t.cost)}</span>
+      <span data-testid="usage-cost">{demo ? 'demo' : formatCost(t.cost)}</span>
     </button>
   );
 }
