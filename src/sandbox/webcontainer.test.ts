@@ -7,7 +7,8 @@ import { PreviewMessageType } from '@webcontainer/api';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox, SandboxChange, SandboxEvent } from './sandbox.ts';
 import { FakeWebContainer, type FakeWebContainerOptions } from './testing/fake-webcontainer.ts';
-import { createWebContainerSandbox, toFileSystemTree } from './webcontainer.ts';
+import { createWebContainerSandbox } from './webcontainer.ts';
+import { toFileSystemTree } from './webcontainer-process.ts';
 
 async function make(
   options: FakeWebContainerOptions = {},

@@ -56,19 +56,18 @@ import {
   toFileSystemTree,
 } from './webcontainer-process.ts';
 
-export { toFileSystemTree } from './webcontainer-process.ts';
-
 /** The part of the WebContainer API this backend uses (typed by the package, so changes break the build). */
 export type WebContainerApi = Pick<WebContainer, 'fs' | 'spawn' | 'on' | 'mount' | 'workdir'>;
 
+/**
+ * `files`: mounted before use (relative to the workspace root); `reason`: why this backend runs (shown in
+ * the UI); `maxOutputChars`: cap per result (the middle is cut); `terminal`: the size commands run with
+ * (wide, so tools do not wrap lines for the model).
+ */
 export interface WebContainerSandboxOptions {
-  /** Files to mount before use, relative to the workspace root. */
   files?: Record<string, string | Uint8Array>;
-  /** Why this backend was chosen (shown in the UI). */
   reason?: string;
-  /** Cap per result, characters (the middle of longer output is cut). */
   maxOutputChars?: number;
-  /** Terminal size commands run with (wide, so tools do not wrap lines for the model). */
   terminal?: { cols: number; rows: number };
 }
 
