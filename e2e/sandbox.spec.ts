@@ -139,6 +139,13 @@ test('the files the agent wrote survive a reload, and the agent works on them af
   expect(resultText(read ?? {})).toContain('kept across reloads');
   const cat = toolResultFor(after as NonNullable<typeof after>, 'toolu_cat');
   expect(resultText(cat ?? {})).toContain('42\nexport const answer = 42;');
+
+  // The same session goes on after the reload, and its request prefix is byte-identical: tools and
+  // system did not change, so the prompt cache still holds.
+  const first = api.requests[0];
+  expect(after?.body.messages.length).toBeGreaterThan(first.body.messages.length + 4);
+  expect(JSON.stringify(after?.body.tools)).toBe(JSON.stringify(first.body.tools));
+  expect(JSON.stringify(after?.body.system)).toBe(JSON.stringify(first.body.system));
 });
 
 test('auto falls back to just-bash quickly when StackBlitz cannot be reached, says why, and tells the model', async ({
