@@ -49,6 +49,26 @@ describe('resolveExistingPath', () => {
   });
 });
 
+describe('resolveExistingPath through symbolic links', () => {
+  it('follows a link to a directory, and names a dangling link', async () => {
+    await ctx.sandbox.exec('ln -s src linked && ln -s nowhere dangling');
+    const { abs, stat } = await resolveExistingPath(ctx, 'linked', 'directory');
+    expect(abs).toBe(`${root}/src`);
+    expect(stat.type).toBe('directory');
+    await expect(resolveExistingPath(ctx, 'dangling', 'any')).rejects.toThrow(/symbolic link whose target/);
+  });
+
+  it('lets Glob and Grep search a linked directory', async () => {
+    await ctx.sandbox.exec('ln -s src linked');
+    const { GlobTool } = await import('../glob/glob.ts');
+    const { GrepTool } = await import('../grep/grep.ts');
+    const glob = await GlobTool.call({ pattern: '*.ts', path: 'linked' }, ctx);
+    expect(JSON.stringify(glob.data)).toContain('a.ts');
+    const grep = await GrepTool.call({ pattern: 'export', path: 'linked' }, ctx);
+    expect(JSON.stringify(grep.data)).toContain('a.ts');
+  });
+});
+
 describe('inputErrorOf', () => {
   it('turns ToolInputError into a message and passes other errors through', async () => {
     expect(await inputErrorOf(async () => resolveToolPath(ctx, '/etc'))).toMatch(/outside the workspace/);

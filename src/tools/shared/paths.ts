@@ -44,6 +44,26 @@ export async function resolveExistingPath(
     if (err instanceof SandboxError) throw new ToolInputError(err.message);
     throw err;
   }
+  if (stat.type === 'symlink') {
+    // Follow a link (the sandbox refuses one that leads out of the workspace) and search its target.
+    try {
+      const real = ctx.sandbox.realpath ? await ctx.sandbox.realpath(abs) : abs;
+      const target = await ctx.sandbox.stat(real);
+      if (target.type !== 'symlink') return resolveExistingTarget(path, real, target, kind);
+    } catch (err) {
+      if (err instanceof SandboxError && err.code !== 'ENOENT') throw new ToolInputError(err.message);
+    }
+    throw new ToolInputError(`Path is a symbolic link whose target does not exist: ${path ?? abs}`);
+  }
+  return resolveExistingTarget(path, abs, stat, kind);
+}
+
+function resolveExistingTarget(
+  path: string | undefined,
+  abs: string,
+  stat: FileStat,
+  kind: 'directory' | 'any',
+): { abs: string; stat: FileStat } {
   if (kind === 'directory' && stat.type !== 'directory') {
     throw new ToolInputError(`Path is not a directory: ${path ?? abs}. Give a directory to search in.`);
   }
