@@ -4,16 +4,13 @@
  */
 import ignore, { type Ignore } from 'ignore';
 
-/** Normalizes an absolute POSIX path: resolves `.` and `..`, removes duplicate and trailing slashes. */
-export function normalizeAbsolute(path: string): string {
-  const out: string[] = [];
-  for (const seg of path.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') out.pop();
-    else out.push(seg);
-  }
-  return `/${out.join('/')}`;
-}
+/**
+ * Normalizes an absolute POSIX path (`.`, `..`, duplicate and trailing slashes): the sandbox's own
+ * function, so rules and the file system always agree on what a path is.
+ */
+export { normalizePath as normalizeAbsolute } from '../../sandbox/sandbox.ts';
+
+import { normalizePath as normalizeAbsolute } from '../../sandbox/sandbox.ts';
 
 /**
  * Resolves a path as a shell or a tool would: `~` and `~/...` from `home`, absolute as is, anything else
