@@ -253,6 +253,19 @@ export const CONTRACT_CASES: ContractCase[] = [
         'listFiles does not follow links',
       );
       check.equal(await sb.readFile('in/inner.txt'), 'inner\n', 'a link inside the workspace works');
+      if (sb.realpath) {
+        check.equal(await sb.realpath('in/inner.txt'), `${sb.root}/src/inner.txt`, 'realpath follows a link');
+        check.equal(
+          await sb.realpath('in/new/file.txt'),
+          `${sb.root}/src/new/file.txt`,
+          'realpath of a new path',
+        );
+        check.equal(
+          await sb.realpath('src/inner.txt'),
+          `${sb.root}/src/inner.txt`,
+          'realpath of a plain path',
+        );
+      }
       const after = await sb.exec('cat /tmp/tabcode-outside/secret.txt; ls /tmp/tabcode-outside', {
         origin: 'internal',
       });

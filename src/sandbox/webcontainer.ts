@@ -263,6 +263,21 @@ class WebContainerSandbox implements Sandbox {
     return abs;
   }
 
+  /** The path with every symlink on the way resolved; components that do not exist are kept as written. */
+  async realpath(path: string): Promise<string> {
+    const abs = this.abs(path);
+    const parts = relativeTo(this.root, abs).split('/').filter(Boolean);
+    let cur = this.root;
+    for (let i = 0; i < parts.length; i++) {
+      const next = `${cur}/${parts[i]}`;
+      // Outside the workspace (a link led there) or missing: the rest stays as written.
+      const type = isInside(this.root, next) ? await this.typeOf(next).catch(() => undefined) : undefined;
+      if (type === undefined) return normalizePath([next, ...parts.slice(i + 1)].join('/'));
+      cur = type === 'symlink' ? (await this.linkTarget(next)) || next : next;
+    }
+    return cur;
+  }
+
   private changed(change: SandboxChange): void {
     this.invalidate(change.path);
     if (change.from) this.invalidate(change.from);
