@@ -55,6 +55,8 @@ test('a reload mid-turn restores the transcript, marks the turn interrupted, and
   await expect(toolCard(page, 'toolu_plan')).toHaveAttribute('data-status', 'done');
   await expect(toolCard(page, 'toolu_build')).toHaveAttribute('data-status', 'running');
   await waitSaved(page);
+  // The project store too (the Files panel shows it): the reload comes while the turn still runs.
+  await expect(page.getByTestId('project-storage')).toHaveAttribute('data-state', 'saved');
 
   await page.reload();
   // The transcript is back, the running call is interrupted, the turn ends with the marker.

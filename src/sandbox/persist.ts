@@ -288,6 +288,7 @@ export function attachPersistence(
     }
     clearTimeout(timer);
     timer = undefined;
+    lastRun = Date.now();
     if (!dirty.size && !rescan && index !== undefined) return Promise.resolve();
     setStatus({ ...status, state: 'saving' });
     saving = save().finally(() => {
@@ -300,11 +301,15 @@ export function attachPersistence(
     return saving;
   };
 
+  // Leading edge: the first change after a quiet spell is saved at once (a reload right after a Write
+  // must not lose it); changes that follow in a burst are batched by the debounce.
+  let lastRun = 0;
   const schedule = () => {
     if (disposed) return;
     if (status.state !== 'saving') setStatus({ ...status, state: 'pending' });
     clearTimeout(timer);
-    timer = setTimeout(() => void run(), debounceMs);
+    const quiet = !saving && Date.now() - lastRun >= debounceMs;
+    timer = setTimeout(() => void run(), quiet ? 0 : debounceMs);
   };
 
   const reportsCommandChanges = sandbox.info().reportsCommandChanges === true;
