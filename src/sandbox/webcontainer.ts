@@ -42,12 +42,12 @@ import {
   EventEmitter,
   isInside,
   keptEnv,
-  outsideViaSymlink,
   parentOf,
   sandboxError,
   wrapError,
 } from './shared.ts';
 import { KILL_GRACE_MS, pump, runShellCommand, sleep } from './webcontainer-exec.ts';
+import { containedPath, type LinkLookup, resolveRealPath } from './webcontainer-paths.ts';
 import {
   interactiveShell,
   JSH_FALLBACK_COMMANDS,
@@ -235,47 +235,18 @@ class WebContainerSandbox implements Sandbox {
     return target;
   }
 
-  /**
-   * Resolves `path` and checks no symlink on the way leads outside the workspace: every component
-   * when `follow` (content operations), all but the last otherwise (stat, rm, rename act on a link).
-   */
-  private async contained(path: string, follow: boolean): Promise<string> {
-    const abs = this.abs(path);
-    const rel = relativeTo(this.root, abs);
-    if (!rel) return abs;
-    const parts = rel.split('/');
-    const last = follow ? parts.length : parts.length - 1;
-    let cur = this.root;
-    for (let i = 0; i < last; i++) {
-      cur = `${cur}/${parts[i]}`;
-      let type: EntryType | undefined;
-      try {
-        type = await this.typeOf(cur);
-      } catch {
-        return abs;
-      }
-      if (type === undefined) return abs;
-      if (type === 'symlink') {
-        const target = await this.linkTarget(cur);
-        if (!target || !isInside(this.root, target)) throw outsideViaSymlink(abs, this.root);
-      }
-    }
-    return abs;
+  /** `path` resolved, refused when a symlink on the way leads outside the workspace (see webcontainer-paths.ts). */
+  private contained(path: string, follow: boolean): Promise<string> {
+    return containedPath(this.linkLookup(), this.abs(path), follow);
   }
 
   /** The path with every symlink on the way resolved; components that do not exist are kept as written. */
-  async realpath(path: string): Promise<string> {
-    const abs = this.abs(path);
-    const parts = relativeTo(this.root, abs).split('/').filter(Boolean);
-    let cur = this.root;
-    for (let i = 0; i < parts.length; i++) {
-      const next = `${cur}/${parts[i]}`;
-      // Outside the workspace (a link led there) or missing: the rest stays as written.
-      const type = isInside(this.root, next) ? await this.typeOf(next).catch(() => undefined) : undefined;
-      if (type === undefined) return normalizePath([next, ...parts.slice(i + 1)].join('/'));
-      cur = type === 'symlink' ? (await this.linkTarget(next)) || next : next;
-    }
-    return cur;
+  realpath(path: string): Promise<string> {
+    return resolveRealPath(this.linkLookup(), this.abs(path));
+  }
+
+  private linkLookup(): LinkLookup {
+    return { root: this.root, typeOf: (abs) => this.typeOf(abs), linkTarget: (abs) => this.linkTarget(abs) };
   }
 
   private changed(change: SandboxChange): void {

@@ -85,9 +85,7 @@ function watchedFs(inner: JustBashFs, notify: (abs: string, event: FsEvent) => v
 }
 
 /** A Node-style error carrying only its message, as errors arrive from the real API. */
-function plain(err: unknown): Error {
-  return new Error(err instanceof Error ? err.message : String(err));
-}
+const plain = (err: unknown): Error => new Error(err instanceof Error ? err.message : String(err));
 
 class FakeDirEnt<T extends string | Uint8Array> implements DirEnt<T> {
   constructor(
@@ -249,9 +247,7 @@ const ESC = '\x1b';
 const PROMPT = `${ESC}[35m❯${ESC}[0m `;
 
 /** Single-quotes `s` for the shell. */
-function quote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 class FakeProcess implements WebContainerProcess {
   readonly exit: Promise<number>;
