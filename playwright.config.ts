@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /** Port of `vite preview` for the e2e run (override when another run holds 4173). */
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+/** Build served by the e2e run (`vite build --outDir X`); several runs at once each use their own. */
+const DIST = process.env.E2E_DIST ?? 'dist';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -34,7 +36,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
   webServer: {
-    command: `npx vite preview --port ${PORT} --strictPort`,
+    command: `npx vite preview --port ${PORT} --strictPort --outDir ${DIST}`,
     url: `http://localhost:${PORT}`,
     reuseExistingServer: false,
     timeout: 60_000,

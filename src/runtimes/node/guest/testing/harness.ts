@@ -49,6 +49,9 @@ const LOADER = `(function () {
     version: 'v22.12.0',
     versions: { node: '22.12.0' },
     nextTick: (fn, ...args) => queueMicrotask(() => fn(...args)),
+    stdout: { write: (s) => { __print(String(s)); return true; }, isTTY: false },
+    stderr: { write: (s) => { __print(String(s)); return true; }, isTTY: false },
+    exitCode: undefined,
   };
   const fmt = (args) => args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') + '\\n';
   globalThis.console = { log: (...a) => __print(fmt(a)), error: (...a) => __print(fmt(a)), warn: (...a) => __print(fmt(a)) };
