@@ -68,6 +68,11 @@ function loadJustBash(): Promise<JustBashModule> {
   return modulePromise;
 }
 
+/** The variables every shell session starts with. */
+function initialEnv(root: string): Record<string, string> {
+  return { HOME: root, USER: 'user', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+}
+
 export async function createJustBashSandbox(options: JustBashSandboxOptions = {}): Promise<Sandbox> {
   const mod = await loadJustBash();
   const root = normalizePath(options.root ?? WORKSPACE_ROOT);
@@ -81,11 +86,7 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
     if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
       changes.emit(change);
   });
-  const bash = new mod.Bash({
-    fs,
-    cwd: root,
-    env: { HOME: root, USER: 'user', TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-  });
+  const bash = new mod.Bash({ fs, cwd: root, env: initialEnv(root) });
   await bash.fs.mkdir('/tmp', { recursive: true });
   await bash.fs.mkdir(root, { recursive: true });
   return new JustBashSandbox(bash, root, mod.getCommandNames(), options, changes);
@@ -104,6 +105,7 @@ class JustBashSandbox implements Sandbox {
   private readonly events = new EventEmitter();
   private readonly background = new BackgroundTable();
   private execSeq = 0;
+  private readonly initialEnv: Record<string, string>;
 
   constructor(
     bash: Bash,
@@ -115,6 +117,7 @@ class JustBashSandbox implements Sandbox {
     this.bash = bash;
     this.changes = changes;
     this.root = root;
+    this.initialEnv = { ...bash.getEnv(), ...initialEnv(root), PWD: root };
     this.commandNames = [...commandNames].sort();
     this.maxOutputChars = options.maxOutputChars ?? 200_000;
     this.reason = options.reason ?? 'just-bash: the built-in sandbox (works offline, no Node.js)';
@@ -357,6 +360,11 @@ class JustBashSandbox implements Sandbox {
 
   cwd(session?: string): string {
     return this.session(session).cwd;
+  }
+
+  shellState(session?: string): { cwd: string; env: Record<string, string> } {
+    const s = this.session(session);
+    return { cwd: s.cwd, env: { ...(s.env ?? this.initialEnv) } };
   }
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {

@@ -196,6 +196,12 @@ export interface Sandbox {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A shell session's current directory (default: the agent's session). */
   cwd(session?: string): string;
+  /**
+   * A shell session's state as the next command will see it: cwd and the variables it carries between
+   * calls (exported ones; HOME, CDPATH and PATH among them). A copy: changing it changes nothing. For
+   * the permission analysis, which must resolve `~`, `cd` and `$HOME` the way the shell will.
+   */
+  shellState(session?: string): { cwd: string; env: Record<string, string> };
 
   /**
    * Starts a long-running command (a dev server) without waiting for it; its output is kept (capped)

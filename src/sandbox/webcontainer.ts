@@ -434,6 +434,11 @@ class WebContainerSandbox implements Sandbox {
     return this.session(session).cwd;
   }
 
+  shellState(session?: string): { cwd: string; env: Record<string, string> } {
+    const s = this.session(session);
+    return { cwd: s.cwd, env: { ...s.env } };
+  }
+
   /** Spawns `jsh -c script` in `cwd`; rejects when the VM cannot start it. */
   private spawnShell(script: string, cwd: string, env: Record<string, string>): Promise<WebContainerProcess> {
     const rel = relativeTo(this.root, cwd);
