@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import { toExport } from '../src/agent/sessions-store.ts';
+import { toExport } from '../src/agent/session-export.ts';
 import type { MessageParam } from '../src/core/messages.ts';
 import { median, ms, ratio, table } from './stats.ts';
 import type { BenchContext } from './types.ts';

@@ -297,6 +297,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       }
       return models;
     },
+    flushProject: async () => {
+      await opened?.persistence?.flush();
+    },
     interrupt() {
       if (running) context.abortController.abort();
     },

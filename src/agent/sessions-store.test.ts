@@ -1,14 +1,17 @@
+import { createStore, setMany } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPT_MESSAGE } from '../core/constants.ts';
 import type { MessageParam } from '../core/messages.ts';
+import { parseSessionExport, toExport } from './session-export.ts';
 import {
   createSessionsStore,
+  diffRecord,
+  listsOf,
+  metaOf,
   newSessionRecord,
-  parseSessionExport,
   repairInterruptedTranscript,
   type SessionRecord,
   titleFromPrompt,
-  toExport,
 } from './sessions-store.ts';
 
 const toolTurn: MessageParam[] = [
@@ -42,6 +45,61 @@ describe('sessions store (IndexedDB)', () => {
   });
 });
 
+describe('entries: a save writes what changed', () => {
+  const view = (n: number) => ({
+    version: 1,
+    items: Array.from({ length: n }, (_, i) => ({ id: `item:${i}` })),
+  });
+
+  it('a patch rewrites only changed entries, cuts lists that shrank, and loads back whole', async () => {
+    const store = createSessionsStore(`test-${Math.random()}`);
+    const first = record({ id: 'p', view: view(3) });
+    await store.save(first);
+    const loaded = (await store.load('p')) as SessionRecord;
+    expect(loaded.messages).toEqual(toolTurn);
+    expect(loaded.view).toEqual(view(3));
+    // Loaded objects are new: the diff compares by value, so nothing but the new result is written.
+    const next: SessionRecord = {
+      ...loaded,
+      messages: [
+        ...toolTurn.map((m) => structuredClone(m)),
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
+      ],
+      view: view(2),
+    };
+    const patch = diffRecord(listsOf(loaded), next);
+    expect(patch.messages.put.map(([i]) => i)).toEqual([2]);
+    expect(patch.items).toEqual({ length: 2, put: [] });
+    await store.write?.(patch);
+    const after = (await store.load('p')) as SessionRecord;
+    expect(after.messages).toHaveLength(3);
+    expect(after.view).toEqual(view(2));
+    expect((await store.list())[0].messageCount).toBe(3);
+  });
+
+  it('a format 1 record (one entry per session) loads, and is rewritten as entries', async () => {
+    const name = `test-${Math.random()}`;
+    const old = record({ id: 'legacy', view: view(1) });
+    await setMany(
+      [
+        ['meta:legacy', metaOf(old)],
+        ['data:legacy', old],
+      ],
+      createStore(name, 'records'),
+    );
+    const store = createSessionsStore(name);
+    expect(await store.load('legacy')).toEqual(old);
+    // A patch on top of it (as the page writes after opening it) keeps every message.
+    await store.write?.(diffRecord(listsOf(old), { ...old, title: 'Renamed' }));
+    const after = await store.load('legacy');
+    expect(after?.title).toBe('Renamed');
+    expect(after?.messages).toEqual(toolTurn);
+    await store.remove('legacy');
+    expect(await store.load('legacy')).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+  });
+});
+
 describe('repairInterruptedTranscript', () => {
   it('answers the unfinished tool_use and ends the turn with the interrupt marker', () => {
     const repaired = repairInterruptedTranscript(toolTurn);
@@ -51,6 +109,27 @@ describe('repairInterruptedTranscript', () => {
     const blocks = Array.isArray(last.content) ? last.content : [];
     expect(blocks[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true });
     expect(blocks.at(-1)).toEqual({ type: 'text', text: INTERRUPT_MESSAGE });
+  });
+
+  it('keeps the results saved before the cut; only the call that never finished gets a synthetic one', () => {
+    const twoCalls: MessageParam[] = [
+      toolTurn[0],
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'toolu_a', name: 'Write', input: {} },
+          { type: 'tool_use', id: 'toolu_b', name: 'Bash', input: {} },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'File created.' }] },
+    ];
+    const repaired = repairInterruptedTranscript(twoCalls);
+    const blocks = repaired[2].content as Array<{ type: string; tool_use_id?: string; content?: unknown }>;
+    expect(blocks.map((b) => [b.type, b.tool_use_id, b.content])).toEqual([
+      ['tool_result', 'toolu_a', 'File created.'],
+      ['tool_result', 'toolu_b', expect.stringContaining('missing')],
+      ['text', undefined, undefined],
+    ]);
   });
 
   it('a turn cut before any reply gets the marker after the prompt; an empty one stays empty', () => {

@@ -1,24 +1,23 @@
 /**
- * Session persistence in IndexedDB (idb-keyval): one record per session (transcript as sent to the API,
- * the page's view of it, per-request usage, non-secret settings), plus a small meta
- * entry per session so the list loads without reading every transcript. Also the export/import format,
- * validated strictly so a malformed file is refused with a reason and never touches stored sessions.
+ * Session persistence in IndexedDB. A session is stored as many small entries, so that saving a change
+ * writes only what changed (one message, one tool result, one card) and never the whole transcript:
+ * - `meta:<id>`: what the sessions list shows (read without touching any transcript);
+ * - `['head', id]`: the record's scalar fields (title, dates, settings, `turnOpen`, the view's version);
+ * - `['msg', id, n]`, `['item', id, n]`, `['use', id, n]`: message n of the API transcript, item n of the
+ *   page's view, request n of the usage, one entry each (array keys sort by n, so a range reads a list
+ *   in order and a range delete cuts it at any length).
+ * Every save is one transaction (head, meta and entries together), so a reload sees either all of a
+ * change or none of it. Format 1 (one `data:<id>` record per session) is still read, and replaced by
+ * the entries on the next save.
  *
- * Secrets: a record never holds the API key. `toExport` copies only the record's own fields.
+ * Secrets: a record never holds the API key. The export/import format lives in session-export.ts.
  */
-import { createStore, del, delMany, get, getMany, keys, set, setMany, type UseStore } from 'idb-keyval';
-import { z } from 'zod';
+import { createStore, del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 import { INTERRUPT_MESSAGE } from '../core/constants.ts';
 import { ensureToolResultPairing, type MessageParam, withUserText } from '../core/messages.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
-import { PERMISSION_MODES } from '../core/permissions/types.ts';
 import type { RequestSizes } from './types.ts';
 
-/** The `format` field of an exported session file. */
-export const SESSION_EXPORT_FORMAT = 'tabcode-session';
-export const SESSION_EXPORT_VERSION = 1;
-/** Largest session file `parseSessionExport` accepts (characters). */
-export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 /** Title of a session before its first prompt names it. */
 export const UNTITLED_SESSION = 'New session';
 
@@ -54,7 +53,10 @@ export interface SessionSettings {
 export interface SessionRecord extends SessionMeta {
   /** The transcript as sent to the API. */
   messages: MessageParam[];
-  /** The page's view of the transcript (cards, notices); opaque to this layer. */
+  /**
+   * The page's view of the transcript (cards, notices); opaque to this layer, except that a view of the
+   * shape `{ items: [...] }` is stored item by item.
+   */
   view: unknown;
   usage: RequestUsage[];
   settings?: SessionSettings;
@@ -62,52 +64,226 @@ export interface SessionRecord extends SessionMeta {
   turnOpen: boolean;
 }
 
+/**
+ * The changed parts of a record: its scalar fields, the entries of each list that changed (by index),
+ * and each list's new length (entries past it are deleted).
+ */
+export interface SessionPatch {
+  record: Omit<SessionRecord, 'messages' | 'view' | 'usage'>;
+  /** The view without its items (e.g. `{ version: 1 }`), or the whole view when it has no item list. */
+  viewHead: unknown;
+  /** True when the view is stored item by item (`viewHead` plus the `item` entries). */
+  itemized: boolean;
+  messages: ListPatch<MessageParam>;
+  items: ListPatch<unknown>;
+  usage: ListPatch<RequestUsage>;
+}
+
+export interface ListPatch<T> {
+  length: number;
+  put: Array<[index: number, value: T]>;
+}
+
 export interface SessionsStore {
   /** Every session, most recently updated first. */
   list(): Promise<SessionMeta[]>;
   load(id: string): Promise<SessionRecord | undefined>;
-  /** Writes the record and its meta entry in one transaction. */
+  /** Writes the whole record (and its meta entry) in one transaction. */
   save(record: SessionRecord): Promise<void>;
+  /**
+   * Writes only the changed parts of a record, in one transaction. Optional: a store without it is
+   * given whole records (`save`).
+   */
+  write?(patch: SessionPatch): Promise<void>;
   remove(id: string): Promise<void>;
 }
 
 const META = 'meta:';
-const DATA = 'data:';
+/** Format 1: one record per session. */
+const LEGACY_DATA = 'data:';
+const LISTS = ['msg', 'item', 'use'] as const;
+type ListName = (typeof LISTS)[number];
+
+interface StoredHead {
+  format: 2;
+  record: SessionPatch['record'];
+  viewHead: unknown;
+  itemized: boolean;
+}
+
+/** Every entry of list `name` of session `id` from index `from` on. */
+const listRange = (name: ListName, id: string, from = 0) =>
+  IDBKeyRange.bound([name, id, from], [name, id, Number.POSITIVE_INFINITY]);
+const headKey = (id: string) => ['head', id];
 
 /** A store over IndexedDB database `dbName` (one object store). */
 export function createSessionsStore(dbName = 'tabcode-sessions'): SessionsStore {
   const db: UseStore = createStore(dbName, 'records');
+
+  const writePatch = (patch: SessionPatch, full: boolean) =>
+    db('readwrite', (s) => {
+      const id = patch.record.id;
+      const head: StoredHead = {
+        format: 2,
+        record: patch.record,
+        viewHead: patch.viewHead,
+        itemized: patch.itemized,
+      };
+      s.put(head, headKey(id));
+      s.put(metaOf({ ...patch.record, messageCount: patch.messages.length }), META + id);
+      const lists: Array<[ListName, ListPatch<unknown>]> = [
+        ['msg', patch.messages],
+        ['item', patch.items],
+        ['use', patch.usage],
+      ];
+      for (const [name, list] of lists) {
+        s.delete(listRange(name, id, full ? 0 : list.length));
+        for (const [i, value] of list.put) s.put(value, [name, id, i]);
+      }
+      s.delete(LEGACY_DATA + id);
+      return promisifyRequest(s.transaction);
+    });
+
   return {
     async list() {
-      const metaKeys = (await keys(db)).filter(
-        (k): k is string => typeof k === 'string' && k.startsWith(META),
+      const metas = await db('readonly', (s) =>
+        promisifyRequest(s.getAll(IDBKeyRange.bound(META, `${META}\uffff`)) as IDBRequest<SessionMeta[]>),
       );
-      const metas = (await getMany<SessionMeta | undefined>(metaKeys, db)).filter(
-        (m): m is SessionMeta => !!m,
-      );
-      return metas.sort((a, b) => b.updatedAt - a.updatedAt);
+      return metas.filter((m) => !!m && typeof m.id === 'string').sort((a, b) => b.updatedAt - a.updatedAt);
     },
-    load: (id) => get<SessionRecord>(DATA + id, db),
-    save: (record) =>
-      setMany(
-        [
-          [META + record.id, metaOf(record)],
-          [DATA + record.id, record],
-        ],
-        db,
-      ),
-    remove: (id) => delMany([META + id, DATA + id], db),
+    async load(id) {
+      const [head, messages, items, usage, legacy] = await db('readonly', (s) =>
+        Promise.all([
+          promisifyRequest(s.get(headKey(id)) as IDBRequest<StoredHead | undefined>),
+          promisifyRequest(s.getAll(listRange('msg', id)) as IDBRequest<MessageParam[]>),
+          promisifyRequest(s.getAll(listRange('item', id)) as IDBRequest<unknown[]>),
+          promisifyRequest(s.getAll(listRange('use', id)) as IDBRequest<RequestUsage[]>),
+          promisifyRequest(s.get(LEGACY_DATA + id) as IDBRequest<SessionRecord | undefined>),
+        ]),
+      );
+      if (!head) {
+        // Format 1: rewritten as entries now, so later saves (which write only changes) build on it.
+        if (legacy) await writePatch(fullPatch(legacy), true).catch(() => {});
+        return legacy;
+      }
+      const view =
+        head.itemized && head.viewHead && typeof head.viewHead === 'object'
+          ? { ...head.viewHead, items }
+          : head.viewHead;
+      return { ...head.record, messageCount: messages.length, messages, view, usage };
+    },
+    save: (record) => writePatch(fullPatch(record), true),
+    write: (patch) => writePatch(patch, false),
+    remove: (id) =>
+      db('readwrite', (s) => {
+        for (const name of LISTS) s.delete(listRange(name, id));
+        s.delete(headKey(id));
+        s.delete(META + id);
+        s.delete(LEGACY_DATA + id);
+        return promisifyRequest(s.transaction);
+      }),
   };
 }
 
+/** The view's items when it is stored item by item (`{ items: [...] }`), else undefined. */
+export function viewItems(view: unknown): readonly unknown[] | undefined {
+  if (!view || typeof view !== 'object') return undefined;
+  const items = (view as { items?: unknown }).items;
+  return Array.isArray(items) ? items : undefined;
+}
+
+/** The view without its item list. */
+function viewHeadOf(view: unknown): unknown {
+  if (viewItems(view) === undefined) return view;
+  const { items: _items, ...rest } = view as { items: unknown[] };
+  return rest;
+}
+
+/** The scalar fields of a record (what a patch carries besides its lists). */
+export function recordHead(record: SessionRecord): SessionPatch['record'] {
+  const { messages: _m, view: _v, usage: _u, ...head } = record;
+  return { ...head, messageCount: record.messages.length };
+}
+
+/** A patch that writes every entry of `record`. */
+export function fullPatch(record: SessionRecord): SessionPatch {
+  const items = viewItems(record.view);
+  const all = <T>(list: readonly T[]): ListPatch<T> => ({
+    length: list.length,
+    put: list.map((v, i) => [i, v]),
+  });
+  return {
+    record: recordHead(record),
+    viewHead: viewHeadOf(record.view),
+    itemized: items !== undefined,
+    messages: all(record.messages),
+    items: all(items ?? []),
+    usage: all(record.usage),
+  };
+}
+
+/**
+ * What was last written for one session, to compute the next patch from: the lists' entries as they
+ * were (compared by identity first, then by value).
+ */
+export interface SavedLists {
+  messages: readonly MessageParam[];
+  items: readonly unknown[];
+  usage: readonly RequestUsage[];
+}
+
+/** The lists of a record (what `SavedLists` remembers after it is written). */
+export function listsOf(record: SessionRecord): SavedLists {
+  return { messages: record.messages, items: viewItems(record.view) ?? [], usage: record.usage };
+}
+
+/**
+ * The patch that turns what was saved (`before`) into `record`. An entry is rewritten when it is
+ * neither the same object nor equal as JSON; so after a full reload (every object new) only real
+ * changes are written. Never throws for JSON-safe records.
+ */
+export function diffRecord(before: SavedLists, record: SessionRecord): SessionPatch {
+  const now = listsOf(record);
+  return {
+    record: recordHead(record),
+    viewHead: viewHeadOf(record.view),
+    itemized: viewItems(record.view) !== undefined,
+    messages: diffList(before.messages, now.messages, sameMessage),
+    items: diffList(before.items, now.items, sameJson),
+    usage: diffList(before.usage, now.usage, sameJson),
+  };
+}
+
+function diffList<T>(before: readonly T[], now: readonly T[], same: (a: T, b: T) => boolean): ListPatch<T> {
+  const put: Array<[number, T]> = [];
+  for (let i = 0; i < now.length; i++) {
+    if (i >= before.length || !same(before[i], now[i])) put.push([i, now[i]]);
+  }
+  return { length: now.length, put };
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Messages compare block by block: the loop's repairs (ensureToolResultPairing) make new message
+ * objects around the same block objects, so most comparisons stop at identity.
+ */
+function sameMessage(a: MessageParam, b: MessageParam): boolean {
+  if (a === b) return true;
+  if (a.role !== b.role) return false;
+  if (typeof a.content === 'string' || typeof b.content === 'string') return sameJson(a.content, b.content);
+  if (a.content.length !== b.content.length) return false;
+  return a.content.every((block, i) => sameJson(block, (b.content as typeof a.content)[i]));
+}
+
 /** The meta entry of a record. */
-export function metaOf(record: SessionRecord): SessionMeta {
+export function metaOf(record: SessionMeta): SessionMeta {
   return {
     id: record.id,
     title: record.title,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
-    messageCount: record.messages.length,
+    messageCount: record.messageCount,
   };
 }
 
@@ -138,160 +314,13 @@ export function titleFromPrompt(prompt: string): string {
 
 /**
  * The transcript of a turn that was cut off (reload mid-turn), made valid for the next request: every
- * tool_use gets a result (ensureToolResultPairing) and the turn ends with Claude Code's interrupt marker.
+ * tool_use gets a result (ensureToolResultPairing keeps the results that were saved and gives a
+ * synthetic error only to calls that never finished) and the turn ends with Claude Code's interrupt
+ * marker.
  */
 export function repairInterruptedTranscript(messages: readonly MessageParam[]): MessageParam[] {
   const repaired = ensureToolResultPairing(messages);
   return repaired.length === 0 ? repaired : withUserText(repaired, INTERRUPT_MESSAGE);
-}
-
-/** The JSON text of an exported session. The API key is never part of a record, so never of an export. */
-export function toExport(record: SessionRecord): string {
-  const { id, title, createdAt, updatedAt, messages, view, usage, settings } = record;
-  const session = { id, title, createdAt, updatedAt, messages, view, usage, settings };
-  return JSON.stringify({ format: SESSION_EXPORT_FORMAT, version: SESSION_EXPORT_VERSION, session }, null, 2);
-}
-
-// ---- import validation -------------------------------------------------------------------------
-
-const textBlock = z.object({ type: z.literal('text'), text: z.string() }).passthrough();
-const imageBlock = z
-  .object({ type: z.literal('image'), source: z.record(z.string(), z.unknown()) })
-  .passthrough();
-const toolUseBlock = z
-  .object({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.unknown() })
-  .passthrough();
-const toolResultBlock = z
-  .object({
-    type: z.literal('tool_result'),
-    tool_use_id: z.string().min(1),
-    content: z.union([z.string(), z.array(z.union([textBlock, imageBlock]))]).optional(),
-    is_error: z.boolean().optional(),
-  })
-  .passthrough();
-const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
-const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
-const block = z.discriminatedUnion('type', [
-  textBlock,
-  imageBlock,
-  toolUseBlock,
-  toolResultBlock,
-  thinkingBlock,
-  redactedThinkingBlock,
-]);
-const message = z.object({
-  role: z.enum(['user', 'assistant']),
-  content: z.union([z.string(), z.array(block)]),
-});
-const count = z.number().int().nonnegative();
-const usageEntry = z.object({
-  at: z.number(),
-  model: z.string(),
-  inputTokens: count,
-  outputTokens: count,
-  cacheReadTokens: count,
-  cacheWriteTokens: count,
-  sizes: z.object({ toolsChars: count, systemChars: count, messagesChars: count }).optional(),
-});
-const exportSchema = z.object({
-  format: z.literal(SESSION_EXPORT_FORMAT, { error: `format must be "${SESSION_EXPORT_FORMAT}"` }),
-  version: z.literal(SESSION_EXPORT_VERSION, { error: `version must be ${SESSION_EXPORT_VERSION}` }),
-  session: z.object({
-    id: z.string().optional(),
-    title: z.string().max(500),
-    createdAt: z.number(),
-    updatedAt: z.number(),
-    messages: z.array(message),
-    view: z.unknown().optional(),
-    usage: z.array(usageEntry).default([]),
-    settings: z
-      .object({
-        model: z.string().min(1),
-        maxTokens: z.number().int().positive(),
-        permissionMode: z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]),
-      })
-      .optional(),
-  }),
-});
-
-export type ImportResult = { ok: true; record: SessionRecord } | { ok: false; reason: string };
-
-/**
- * Parses and validates an exported session. On success the record has a fresh id (an import never
- * overwrites a stored session) and `turnOpen` false; `view` is passed to `checkView`, which returns the
- * view to keep (or null to rebuild it from the messages). Never throws.
- */
-export function parseSessionExport(
-  text: string,
-  checkView: (view: unknown) => unknown = () => null,
-  now = Date.now(),
-): ImportResult {
-  if (text.length > MAX_IMPORT_CHARS) {
-    return {
-      ok: false,
-      reason: `The file is too large (${text.length} characters; the limit is ${MAX_IMPORT_CHARS}).`,
-    };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return {
-      ok: false,
-      reason: `The file is not valid JSON (${err instanceof Error ? err.message : String(err)}).`,
-    };
-  }
-  const parsed = exportSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
-    return { ok: false, reason: `This is not a tabcode session file: ${issue.message}${where}.` };
-  }
-  const s = parsed.data.session;
-  const messages = s.messages as MessageParam[];
-  const pairing = checkPairing(messages);
-  if (pairing) return { ok: false, reason: `The transcript is not valid: ${pairing}.` };
-  let view: unknown = null;
-  try {
-    view = s.view === undefined ? null : checkView(s.view);
-  } catch {
-    view = null;
-  }
-  return {
-    ok: true,
-    record: {
-      id: newSessionId(),
-      title: s.title.trim() || UNTITLED_SESSION,
-      createdAt: s.createdAt,
-      updatedAt: now,
-      messageCount: messages.length,
-      messages,
-      view,
-      usage: s.usage,
-      settings: s.settings,
-      turnOpen: false,
-    },
-  };
-}
-
-/** Why the transcript cannot be a conversation (a tool_result answering no tool_use), or null. */
-function checkPairing(messages: readonly MessageParam[]): string | null {
-  const seen = new Set<string>();
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (typeof m.content === 'string') continue;
-    for (const b of m.content) {
-      if (b.type === 'tool_use') {
-        if (m.role !== 'assistant') return `message ${i} is from the user but has a tool_use`;
-        seen.add(b.id);
-      } else if (b.type === 'tool_result') {
-        if (m.role !== 'user') return `message ${i} is from the assistant but has a tool_result`;
-        if (!seen.has(b.tool_use_id))
-          return `message ${i} has a tool_result for an unknown tool_use ${b.tool_use_id}`;
-      }
-    }
-  }
-  return null;
 }
 
 // ---- small key/value settings store ------------------------------------------------------------

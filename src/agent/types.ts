@@ -63,6 +63,12 @@ export interface AgentSession {
    * key typed in Settings and not saved yet). Rejects when the API cannot be reached or refuses.
    */
   listModels(overrides?: Partial<AgentSettings>): Promise<ModelSummary[]>;
+  /**
+   * Saves the project files' pending changes now (a no-op without persistence, e.g. an embedded page).
+   * The page waits for it before showing a tool result, so a reload keeps the files a card shows.
+   * Never rejects: a failed save is reported as an `error` event.
+   */
+  flushProject?(): Promise<void>;
   /** Esc: abort running 'abort' tools, let 'finish' tools complete, close the turn validly. */
   interrupt(): void;
   isRunning(): boolean;

@@ -3,6 +3,7 @@
  * is stored is exactly what is sent.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
 
 /** A transcript message: user or assistant (system text travels in the request's `system`). */
 export type MessageParam = Anthropic.UserMessageParam | Anthropic.AssistantMessageParam;
@@ -154,4 +155,100 @@ export function withUserText(messages: readonly MessageParam[], text: string): M
     out[out.length - 1] = { role: 'user', content: [...contentBlocks(last), { type: 'text', text }] };
   } else out.push({ role: 'user', content: [{ type: 'text', text }] });
   return out;
+}
+
+// ---- transcript check (imports) ------------------------------------------------------------------
+
+const str = z.string();
+const looseObject = z.record(z.string(), z.unknown());
+const text = z.looseObject({ type: z.literal('text'), text: str });
+const image = z.looseObject({ type: z.literal('image'), source: looseObject });
+const documentBlock = z.looseObject({ type: z.literal('document'), source: looseObject });
+const searchResult = z.looseObject({
+  type: z.literal('search_result'),
+  source: str,
+  title: str,
+  content: z.array(text),
+});
+const toolReference = z.looseObject({ type: z.literal('tool_reference'), tool_name: str.min(1) });
+const browserState = z.looseObject({ type: z.literal('browser_state') });
+const toolResultContent = z.discriminatedUnion('type', [
+  text,
+  image,
+  documentBlock,
+  searchResult,
+  toolReference,
+  browserState,
+]);
+const toolUse = z.looseObject({
+  type: z.literal('tool_use'),
+  id: str.min(1),
+  name: str.min(1),
+  input: z.unknown(),
+});
+const toolResult = z.looseObject({
+  type: z.literal('tool_result'),
+  tool_use_id: str.min(1),
+  content: z.union([str, z.array(toolResultContent)]).optional(),
+  is_error: z.boolean().optional(),
+});
+const thinking = z.looseObject({ type: z.literal('thinking'), thinking: str, signature: str });
+const redactedThinking = z.looseObject({ type: z.literal('redacted_thinking'), data: str });
+/** Server-side tool blocks the API may return (passed through by responseBlockToParam). */
+const serverToolUse = z.looseObject({ type: z.literal('server_tool_use'), id: str.min(1), name: str.min(1) });
+const serverResult = (type: string) => z.looseObject({ type: z.literal(type), tool_use_id: str.min(1) });
+const containerUpload = z.looseObject({ type: z.literal('container_upload'), file_id: str });
+const contentBlock = z.discriminatedUnion('type', [
+  text,
+  image,
+  documentBlock,
+  searchResult,
+  toolUse,
+  toolResult,
+  thinking,
+  redactedThinking,
+  serverToolUse,
+  serverResult('web_search_tool_result'),
+  serverResult('web_fetch_tool_result'),
+  serverResult('code_execution_tool_result'),
+  serverResult('bash_code_execution_tool_result'),
+  serverResult('text_editor_code_execution_tool_result'),
+  serverResult('tool_search_tool_result'),
+  containerUpload,
+]);
+const transcriptSchema = z.array(
+  z.object({ role: z.enum(['user', 'assistant']), content: z.union([str, z.array(contentBlock)]) }),
+);
+
+/**
+ * Why `value` cannot be a transcript, or null when it can: every message is a user or assistant message
+ * of content blocks the Messages API takes (every kind tabcode writes, tool_reference inside tool
+ * results included), tool_use only from the assistant, tool_result only from the user and only for a
+ * tool_use seen before. A tool_use without a result is fine (ensureToolResultPairing answers it). For
+ * untrusted input (an imported session). Never throws.
+ */
+export function transcriptProblem(value: unknown): string | null {
+  const parsed = transcriptSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length ? ` at messages.${issue.path.join('.')}` : '';
+    return `${issue.message}${where}`;
+  }
+  const seen = new Set<string>();
+  const messages = parsed.data;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type === 'tool_use') {
+        if (m.role !== 'assistant') return `message ${i} is from the user but has a tool_use`;
+        seen.add(String(b.id));
+      } else if (b.type === 'tool_result') {
+        if (m.role !== 'user') return `message ${i} is from the assistant but has a tool_result`;
+        if (!seen.has(b.tool_use_id))
+          return `message ${i} has a tool_result for an unknown tool_use ${b.tool_use_id}`;
+      }
+    }
+  }
+  return null;
 }

@@ -20,7 +20,12 @@ interface HeaderProps {
   onOpenSettings: () => void;
 }
 
-const SAVE_LABEL: Record<SaveStatus, string> = { saved: 'Saved', pending: 'Saving…', error: 'Not saved' };
+const SAVE_LABEL: Record<SaveStatus, string> = {
+  saved: 'Saved',
+  pending: 'Saving…',
+  error: 'Not saved',
+  readonly: 'Read-only',
+};
 
 export function Header(props: HeaderProps) {
   const { sandbox, save } = props;

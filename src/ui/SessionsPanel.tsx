@@ -3,7 +3,8 @@
  * one is refused with the reason and nothing stored changes).
  */
 import { type ChangeEvent, memo, useRef, useState } from 'react';
-import type { ImportResult, SessionMeta } from '../agent/sessions-store.ts';
+import type { ImportResult } from '../agent/session-export.ts';
+import type { SessionMeta } from '../agent/sessions-store.ts';
 import { Icon } from './icons.tsx';
 
 interface SessionsPanelProps {

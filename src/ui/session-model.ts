@@ -1,12 +1,25 @@
 /**
  * One open session, outside React: it applies the agent's events to the page's state (transcript view
  * and usage), keeps the API transcript of the turn in progress, and saves everything to the sessions
- * store as it happens (at most one write per SAVE_DELAY_MS, and at once when a turn ends). React reads
- * it with useSyncExternalStore.
+ * store as it happens. React reads it with useSyncExternalStore.
+ *
+ * Durability is a property of what is shown: the state listeners see (`getState`) is always one that
+ * has been committed to IndexedDB. Events update the latest state at once; once per frame the changes
+ * since the last commit are written (only the entries that changed: one message, one tool result, one
+ * card), and when that transaction completes the state it wrote becomes the one shown. After a tool
+ * result the project files are saved too before the card shows it. So a reload at any instant loses
+ * nothing that was on screen: not the prompt of a first turn, not a finished call of a message whose
+ * other calls still run (each result is added to the saved transcript as soon as it exists).
+ *
+ * A failed write (storage full) is shown as an error, never dropped: what was not written stays in
+ * the next write, which is retried after SAVE_RETRY_MS, and the page keeps working from memory.
  */
 
 import {
+  diffRecord,
+  listsOf,
   metaOf,
+  type SavedLists,
   type SessionMeta,
   type SessionRecord,
   type SessionSettings,
@@ -15,7 +28,8 @@ import {
   UNTITLED_SESSION,
 } from '../agent/sessions-store.ts';
 import type { AgentSession, SessionEvent } from '../agent/types.ts';
-import type { MessageParam } from '../core/messages.ts';
+import type { MessageParam, ToolResultBlockParam } from '../core/messages.ts';
+import { storageProblem } from './storage-errors.ts';
 import { toStoredView } from './stored-view.ts';
 import {
   initialTranscript,
@@ -25,10 +39,15 @@ import {
 } from './transcript-state.ts';
 import { initialUsage, reduceUsage, type UsageState } from './usage-state.ts';
 
-/** Longest wait between a change and its write to IndexedDB. */
-export const SAVE_DELAY_MS = 250;
+/** How long after a failed write (storage full, a transient error) the next attempt is made. */
+export const SAVE_RETRY_MS = 3000;
 
-export type SaveStatus = 'saved' | 'pending' | 'error';
+/**
+ * 'saved': what is shown is in IndexedDB; 'pending': a write is under way; 'error': the last write
+ * failed (the session lives in memory until one succeeds); 'readonly': another tab has the session
+ * open, so this one never writes it.
+ */
+export type SaveStatus = 'saved' | 'pending' | 'error' | 'readonly';
 
 export interface SessionViewState {
   id: string;
@@ -43,15 +62,17 @@ export interface SessionViewState {
 
 export interface SessionModel {
   readonly id: string;
+  /** True when another tab holds the session: nothing is written, sending is refused by the page. */
+  readonly readOnly: boolean;
   getState(): SessionViewState;
   subscribe(listener: () => void): () => void;
-  /** A page-made item (e.g. "add a key" notice). Not saved on its own. */
+  /** A page-made item (e.g. "add a key" notice). */
   local(event: LocalEvent): void;
   setSettings(settings: SessionSettings): void;
   rename(title: string): void;
   /** The record as it would be saved now. */
   record(): SessionRecord;
-  /** Writes pending changes now. Never rejects. */
+  /** Writes pending changes now and resolves once they are committed (or failed). Never rejects. */
   flush(): Promise<void>;
   /** Stops listening to the agent and writes what is pending. */
   dispose(): Promise<void>;
@@ -67,151 +88,227 @@ export interface SessionModelOptions {
   now?: () => number;
   /** Write the record at once (e.g. a transcript repaired on restore). */
   saveNow?: boolean;
+  /** The record is in the store as given (loaded or just saved): later writes need only the changes. */
+  stored?: boolean;
+  /** Another tab has the session: show it, never write it. */
+  readOnly?: boolean;
+}
+
+/** Runs `fn` at the next frame (a timer where there are no frames: tests in Node). */
+function nextFrame(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(fn);
+  else setTimeout(fn, 16);
 }
 
 export function createSessionModel(options: SessionModelOptions): SessionModel {
   const { agent, store } = options;
   const now = options.now ?? Date.now;
+  const readOnly = options.readOnly === true;
   const rec: SessionRecord = { ...options.record, messages: [...options.record.messages] };
-  let state: SessionViewState = {
+  /** The newest state (events apply here at once). */
+  let latest: SessionViewState = {
     id: rec.id,
     title: rec.title,
     transcript: options.transcript ?? initialTranscript,
     usage: { ...initialUsage, requests: rec.usage },
-    save: 'saved',
+    save: readOnly ? 'readonly' : 'saved',
     networkFailed: false,
   };
+  /** The state listeners see: the newest one that was committed. */
+  let visible = latest;
   const listeners = new Set<() => void>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let writing: Promise<void> = Promise.resolve();
-  let dirty = false;
+  /** What the store holds for this session (the base of the next patch); undefined: nothing yet. */
+  let saved: SavedLists | undefined = options.stored ? listsOf(options.record) : undefined;
+  let changed = false;
+  /** A tool result or a turn end since the last commit: the project files are saved with it. */
+  let projectDirty = false;
+  let writing: Promise<void> | undefined;
+  let frameQueued = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let saveState: SaveStatus = visible.save;
+  let saveError: string | undefined;
   let disposed = false;
 
-  // Listeners hear of changes at most once per frame: a streamed reply is hundreds of events, and
-  // React re-renders synchronously for every external-store notification.
-  let notifyQueued = false;
   const notify = () => {
-    notifyQueued = false;
     for (const l of listeners) l();
   };
-  const publish = (next: Partial<SessionViewState>) => {
-    state = { ...state, ...next };
-    if (notifyQueued) return;
-    notifyQueued = true;
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(notify);
-    else setTimeout(notify, 16);
+
+  const show = (state: SessionViewState) => {
+    visible = { ...state, save: saveState, saveError };
+    notify();
   };
 
   const snapshot = (): SessionRecord => ({
     ...rec,
-    title: state.title,
-    usage: state.usage.requests,
-    view: toStoredView(state.transcript.items),
+    // A copy: `rec.messages` changes in place, and what was written is the base of the next patch.
+    messages: rec.messages.slice(),
+    title: latest.title,
+    usage: latest.usage.requests,
+    view: toStoredView(latest.transcript.items),
     messageCount: rec.messages.length,
   });
 
-  const write = async () => {
-    if (!dirty) return;
-    dirty = false;
+  /** Nothing worth a stored session yet (a new session with only a page notice in it). */
+  const empty = () => !saved && rec.messages.length === 0 && latest.title === UNTITLED_SESSION;
+
+  const commit = async (): Promise<void> => {
+    changed = false;
+    const target = latest;
+    if (readOnly || empty()) {
+      projectDirty = false;
+      show(target);
+      return;
+    }
     const record = snapshot();
+    const project = projectDirty;
+    projectDirty = false;
     try {
-      await store.save(record);
-      if (!dirty) publish({ save: 'saved', saveError: undefined });
+      const write = saved && store.write ? store.write(diffRecord(saved, record)) : store.save(record);
+      // A tool result is shown once the files it changed are saved too (a reload keeps both or the
+      // card does not say "done" yet).
+      await Promise.all([write, project ? agent.flushProject?.() : undefined]);
+      saved = listsOf(record);
+      saveState = changed ? 'pending' : 'saved';
+      saveError = undefined;
       options.onSaved?.(metaOf(record));
     } catch (err) {
-      publish({ save: 'error', saveError: err instanceof Error ? err.message : String(err) });
+      saveState = 'error';
+      saveError = storageProblem(err);
+      // Kept for the next attempt: `saved` did not move, so the next patch carries these changes too.
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => {
+        if (disposed) return;
+        changed = true;
+        request();
+      }, SAVE_RETRY_MS);
     }
+    show(target);
   };
 
-  const flush = (): Promise<void> => {
-    clearTimeout(timer);
-    timer = undefined;
-    writing = writing.then(write);
+  /** Starts the next commit unless one runs (it starts the next itself). */
+  const pump = (): Promise<void> => {
+    if (writing) return writing;
+    if (!changed) return Promise.resolve();
+    writing = commit().finally(() => {
+      writing = undefined;
+      if (changed) request();
+    });
     return writing;
   };
 
-  const schedule = () => {
-    rec.updatedAt = now();
-    dirty = true;
-    if (state.save !== 'pending') publish({ save: 'pending' });
-    if (!timer) timer = setTimeout(() => void flush(), SAVE_DELAY_MS);
+  const request = () => {
+    if (frameQueued) return;
+    frameQueued = true;
+    nextFrame(() => {
+      frameQueued = false;
+      void pump();
+    });
   };
 
-  const pushMessage = (message: MessageParam, replaceUser = false) => {
-    const last = rec.messages[rec.messages.length - 1];
-    if (replaceUser && last?.role === 'user') rec.messages[rec.messages.length - 1] = message;
-    else rec.messages.push(message);
+  const change = () => {
+    rec.updatedAt = now();
+    changed = true;
+    if (saveState === 'saved') saveState = 'pending';
+    request();
+  };
+
+  const flush = async (): Promise<void> => {
+    while (writing || changed) await (writing ?? pump());
   };
 
   const onEvent = (event: SessionEvent) => {
     if (disposed) return;
     const stamped = { ...event, at: now() };
-    const next: Partial<SessionViewState> = {
-      transcript: reduceTranscript(state.transcript, stamped),
-      usage: reduceUsage(state.usage, stamped),
+    const next: SessionViewState = {
+      ...latest,
+      transcript: reduceTranscript(latest.transcript, stamped),
+      usage: reduceUsage(latest.usage, stamped),
     };
     if (event.type === 'error' && event.error.kind === 'network') next.networkFailed = true;
-    if (event.type === 'message-start' && state.networkFailed) next.networkFailed = false;
+    if (event.type === 'message-start' && latest.networkFailed) next.networkFailed = false;
     switch (event.type) {
       case 'run-start':
         rec.turnOpen = true;
-        pushMessage({ role: 'user', content: [{ type: 'text', text: event.prompt }] });
-        if (state.title === UNTITLED_SESSION) next.title = titleFromPrompt(event.prompt);
+        rec.messages.push({ role: 'user', content: [{ type: 'text', text: event.prompt }] });
+        if (latest.title === UNTITLED_SESSION) next.title = titleFromPrompt(event.prompt);
         break;
       case 'message-end':
-        pushMessage(event.message);
+        rec.messages.push(event.message);
         break;
-      case 'user-message':
-        pushMessage(event.message, true);
+      case 'tool-result':
+        rec.messages = withToolResult(rec.messages, event.block);
+        projectDirty = true;
         break;
+      case 'user-message': {
+        const last = rec.messages[rec.messages.length - 1];
+        if (last?.role === 'user') rec.messages[rec.messages.length - 1] = event.message;
+        else rec.messages.push(event.message);
+        break;
+      }
       case 'run-end':
         rec.turnOpen = false;
         rec.messages = [...agent.transcript()];
+        projectDirty = true;
         break;
     }
-    publish(next);
-    if (event.type === 'text-delta' || event.type === 'tool-input-delta' || event.type === 'request-sent') {
-      // Streaming chunks: saved with the next write, no sooner.
-      if (dirty) return;
-    }
-    schedule();
-    if (event.type === 'run-end') void flush();
+    latest = next;
+    change();
   };
 
   const unsubscribe = agent.subscribe(onEvent);
-  if (options.saveNow) {
-    dirty = true;
-    void flush();
-  }
+  if (options.saveNow && !readOnly) change();
 
   return {
     id: rec.id,
-    getState: () => state,
+    readOnly,
+    getState: () => visible,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     local(event) {
-      publish({ transcript: reduceTranscript(state.transcript, event) });
+      latest = { ...latest, transcript: reduceTranscript(latest.transcript, event) };
+      change();
     },
     setSettings(settings) {
       rec.settings = settings;
-      schedule();
+      change();
     },
     rename(title) {
       const t = title.trim() || UNTITLED_SESSION;
-      if (t === state.title) return;
-      publish({ title: t });
-      schedule();
-      void flush();
+      if (t === latest.title) return;
+      latest = { ...latest, title: t };
+      change();
     },
     record: snapshot,
     flush,
     async dispose() {
       disposed = true;
+      clearTimeout(retryTimer);
       unsubscribe();
-      listeners.clear();
       await flush();
+      listeners.clear();
     },
   };
+}
+
+/**
+ * The transcript with a tool result added as soon as it exists: into the user message after the
+ * assistant message that made the call (created when this is the message's first result). A message's
+ * results may so be partial on disk; ensureToolResultPairing on restore answers only the calls that never
+ * finished. A result for a call not in the last assistant message is left to the loop's own message.
+ */
+export function withToolResult(messages: MessageParam[], block: ToolResultBlockParam): MessageParam[] {
+  const last = messages[messages.length - 1];
+  const assistantAt = last?.role === 'assistant' ? messages.length - 1 : messages.length - 2;
+  const assistant = messages[assistantAt];
+  if (assistant?.role !== 'assistant' || typeof assistant.content === 'string') return messages;
+  if (!assistant.content.some((b) => b.type === 'tool_use' && b.id === block.tool_use_id)) return messages;
+  if (assistantAt === messages.length - 1) return [...messages, { role: 'user', content: [block] }];
+  const results = messages[messages.length - 1];
+  const content = typeof results.content === 'string' ? [] : results.content;
+  if (content.some((b) => b.type === 'tool_result' && b.tool_use_id === block.tool_use_id)) return messages;
+  const out = messages.slice();
+  out[out.length - 1] = { role: 'user', content: [...content, block] };
+  return out;
 }

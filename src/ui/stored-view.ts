@@ -17,14 +17,21 @@ export interface StoredView {
 
 /** Items as saved: permission callbacks dropped, the raw streamed input dropped once parsed. */
 export function toStoredView(items: readonly TranscriptItem[]): StoredView {
-  return {
-    version: STORED_VIEW_VERSION,
-    items: items.map((item) => {
-      if (item.kind !== 'tool') return item;
-      const { permission: _permission, ...card } = item.card;
-      return { ...item, card: card.input !== undefined ? { ...card, inputJson: '' } : card };
-    }),
-  };
+  return { version: STORED_VIEW_VERSION, items: items.map(toStoredItem) };
+}
+
+/** Stored forms of items, by item: an unchanged item keeps its stored object (saves compare by identity). */
+const storedItems = new WeakMap<TranscriptItem, TranscriptItem>();
+
+/** One item as saved (the same object for the same item). */
+export function toStoredItem(item: TranscriptItem): TranscriptItem {
+  if (item.kind !== 'tool') return item;
+  const cached = storedItems.get(item);
+  if (cached) return cached;
+  const { permission: _permission, ...card } = item.card;
+  const stored = { ...item, card: card.input !== undefined ? { ...card, inputJson: '' } : card };
+  storedItems.set(item, stored);
+  return stored;
 }
 
 const str = z.string();

@@ -6,19 +6,18 @@
  * AgentSession and files only through its Sandbox.
  */
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type ImportResult, parseSessionExport, toExport } from '../agent/session-export.ts';
 import {
   createSessionsStore,
-  type ImportResult,
   newSessionRecord,
-  parseSessionExport,
   repairInterruptedTranscript,
   type SessionMeta,
   type SessionRecord,
   type SessionsStore,
-  toExport,
 } from '../agent/sessions-store.ts';
 import type { AgentSession, AgentSettings } from '../agent/types.ts';
 import { loadAgentModule, PLACEHOLDER_SETTINGS } from './agent-module.ts';
+import { acquireSessionLock, type SessionLock } from './session-lock.ts';
 import { createSessionModel, type SessionModel, type SessionViewState } from './session-model.ts';
 import { createSettingsStore, DEFAULT_PREFS, type Prefs, type SettingsStore } from './settings-store.ts';
 import { fromStoredView, itemsFromMessages } from './stored-view.ts';
@@ -80,7 +79,9 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
   const [settings, setSettings] = useState<AgentSettings>(() => deps.initialSettings ?? PLACEHOLDER_SETTINGS);
   const [prefs, setPrefs] = useState<Prefs>(DEFAULT_PREFS);
   const [sessions, setSessions] = useState<SessionMeta[]>([]);
-  const [open, setOpen] = useState<{ agent: AgentSession; model: SessionModel } | null>(null);
+  const [open, setOpen] = useState<{ agent: AgentSession; model: SessionModel; lock: SessionLock } | null>(
+    null,
+  );
   /** The saved session shown while the agent starts (read-only until then). */
   const [bootView, setBootView] = useState<SessionViewState | null>(null);
   const settingsRef = useRef(settings);
@@ -117,7 +118,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
   );
 
   const openRecord = useCallback(
-    async (record: SessionRecord) => {
+    async (record: SessionRecord, stored: boolean) => {
       const seq = ++openSeq.current;
       let agent: AgentSession;
       try {
@@ -129,7 +130,14 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       // The turn in progress ends first, so the session it belongs to records its interruption.
       await stopRun(agent);
       await openRef.current?.model.dispose();
+      openRef.current?.lock.release();
       if (seq !== openSeq.current) return;
+      // Another tab with this session open keeps it: this one shows it and writes nothing.
+      const lock = await acquireSessionLock(record.id);
+      if (seq !== openSeq.current) {
+        lock.release();
+        return;
+      }
       const { rec, transcript, repaired } = restore(record);
       agent.loadTranscript(rec.messages);
       const model = createSessionModel({
@@ -139,13 +147,27 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         store: stores.sessions,
         onSaved,
         saveNow: repaired,
+        stored,
+        readOnly: !lock.held,
       });
-      setOpen({ agent, model });
+      const opened = { agent, model, lock };
+      openRef.current = opened;
+      setOpen(opened);
       setBootView(null);
-      void stores.settings.saveCurrentSession(rec.id);
+      if (lock.held) void stores.settings.saveCurrentSession(rec.id);
+      else {
+        // When the other tab lets go, the session opens here for real (as saved by that tab).
+        void lock.available.then(async () => {
+          if (openRef.current !== opened) return;
+          const fresh = await stores.sessions.load(rec.id).catch(() => undefined);
+          if (openRef.current === opened && fresh) await openRecordRef.current?.(fresh, true);
+        });
+      }
     },
     [getAgent, stores, onSaved],
   );
+  const openRecordRef = useRef<typeof openRecord | null>(null);
+  openRecordRef.current = openRecord;
 
   // Boot: saved settings, the sessions list, then the last open session (or a new one).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per page
@@ -184,7 +206,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
           networkFailed: false,
         });
       }
-      await openRecord(record ?? newSessionRecord());
+      await openRecord(record ?? newSessionRecord(), record !== undefined);
     })();
     return () => {
       cancelled = true;
@@ -194,6 +216,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       agentRef.current = null;
       void (async () => {
         await current?.model.dispose();
+        current?.lock.release();
         await (await agent?.catch(() => undefined))?.dispose();
       })();
     };
@@ -247,7 +270,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
   );
 
   const newSession = useCallback(async () => {
-    await openRecord(newSessionRecord());
+    await openRecord(newSessionRecord(), false);
   }, [openRecord]);
 
   const switchSession = useCallback(
@@ -255,7 +278,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       if (openRef.current?.model.id === id) return;
       await openRef.current?.model.flush();
       const record = await stores.sessions.load(id);
-      if (record) await openRecord(record);
+      if (record) await openRecord(record, true);
       else await refreshList();
     },
     [openRecord, refreshList, stores],
@@ -283,13 +306,14 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       if (current?.model.id === id) {
         await stopRun(current.agent);
         await current.model.dispose();
+        current.lock.release();
       }
       await stores.sessions.remove(id);
       const list = await stores.sessions.list();
       setSessions(list);
       if (current?.model.id === id) {
         const next = list[0] ? await stores.sessions.load(list[0].id) : undefined;
-        await openRecord(next ?? newSessionRecord());
+        await openRecord(next ?? newSessionRecord(), next !== undefined);
       }
     },
     [openRecord, stores],
@@ -327,7 +351,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         };
       }
       await refreshList();
-      await openRecord(result.record);
+      await openRecord(result.record, true);
       return result;
     },
     [openRecord, refreshList, stores],
