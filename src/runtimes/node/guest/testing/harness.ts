@@ -1,8 +1,13 @@
 /**
  * A test harness for the guest's built-in modules: a real QuickJS-ng context (the engine user code runs
- * on) with the guest's CommonJS module system for builtins and nothing else (no file system, no timers).
+ * on) with the guest's CommonJS module system for builtins and nothing else (no file system).
  * `process` is a small stand-in (cwd, env, platform); `console.log`/`console.error` and
  * `globalThis.__print(text)` collect output.
+ *
+ * Timers are a deterministic virtual event loop (event-loop.ts): `setTimeout`, `setInterval`,
+ * `setImmediate` never wait for real time, and `process` gets `on`/`emit` for 'beforeExit', 'exit' and
+ * 'uncaughtException'. `runToExit()` runs the loop the way Node ends a program; `evalAsync` runs timers
+ * while its promise is pending.
  *
  * Use it to check a guest module in the engine it ships for, e.g. against Node's own module:
  *   const h = await GuestHarness.create();
@@ -16,6 +21,7 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { GUEST_SOURCES, VENDOR_ALIASES } from '../sources.ts';
+import { EVENT_LOOP_SOURCE } from './event-loop.ts';
 
 let modulePromise: Promise<QuickJSWASMModule> | undefined;
 
@@ -87,16 +93,17 @@ export class GuestHarness {
       harness.output += vm.getString(textHandle);
     }).consume((fn) => vm.setProp(vm.global, '__print', fn));
     harness.check(vm.evalCode(LOADER, 'tabcode:harness'));
+    harness.check(vm.evalCode(EVENT_LOOP_SOURCE, 'tabcode:event-loop'));
     return harness;
   }
 
   /**
-   * Evaluates `code` (a script; its completion value is the result) and returns the value as JSON
+   * Evaluates `code` (a script named `filename`; its completion value is the result) and returns the value as JSON
    * allows (strings, numbers, booleans, null, arrays, plain objects). Pending promise jobs are run
    * afterwards. A guest exception is rethrown as an Error with the guest's name, message and stack.
    */
-  eval(code: string): unknown {
-    const value = this.check(this.vm.evalCode(code, '/home/user/project/test.js'));
+  eval(code: string, filename = '/home/user/project/test.js'): unknown {
+    const value = this.check(this.vm.evalCode(code, filename));
     this.drain();
     return value;
   }
@@ -118,11 +125,33 @@ export class GuestHarness {
         }
         if (state.type === 'rejected') state.error.consume((e) => this.rethrow(e));
         this.drain();
+        if (this.vm.getPromiseState(promise).type === 'pending' && !this.step()) {
+          throw new Error('guest promise never settled (no pending jobs or timers left)');
+        }
       }
       throw new Error('guest promise never settled (no timers in the harness)');
     } finally {
       promise.dispose();
     }
+  }
+
+  /**
+   * Runs the event loop the way Node ends a program: promise jobs and timers until nothing is left,
+   * then process 'beforeExit' (again while its listeners schedule more work), then 'exit'. Returns
+   * `process.exitCode` (0 when unset). An exception escaping a callback is rethrown (after
+   * 'uncaughtException' listeners, if any, declined it by not existing). Throws when the loop is still
+   * busy after `maxSteps` callbacks (a runaway interval).
+   */
+  runToExit(maxSteps = 100_000): number {
+    for (let i = 0; i < maxSteps; i++) {
+      this.drain();
+      if (this.step()) continue;
+      this.eval('__loop.emit("beforeExit", process.exitCode === undefined ? 0 : process.exitCode)');
+      if (this.eval('__loop.alive()')) continue;
+      this.eval('__loop.emit("exit", process.exitCode === undefined ? 0 : process.exitCode)');
+      return Number(this.eval('process.exitCode === undefined ? 0 : process.exitCode'));
+    }
+    throw new Error(`guest event loop still busy after ${maxSteps} callbacks`);
   }
 
   takeOutput(): string {
@@ -136,6 +165,12 @@ export class GuestHarness {
     this.runtime.dispose();
   }
 
+  /** Runs one timer or immediate callback (then its promise jobs); false when none is pending. */
+  private step(): boolean {
+    const ran = this.eval('__loop.step()') === true;
+    return ran;
+  }
+
   private drain(): void {
     const jobs = this.runtime.executePendingJobs();
     if (jobs.error) jobs.error.consume((e) => this.rethrow(e));
@@ -143,7 +178,13 @@ export class GuestHarness {
 
   private check(result: ReturnType<QuickJSContext['evalCode']>): unknown {
     if (result.error) this.rethrow(result.error);
-    return result.value.consume((v) => this.vm.dump(v));
+    const handle = result.value;
+    try {
+      return this.vm.dump(handle);
+    } finally {
+      // dump() of a promise disposes the handle itself.
+      if (handle.alive) handle.dispose();
+    }
   }
 
   private rethrow(errorHandle: Parameters<QuickJSContext['dump']>[0]): never {

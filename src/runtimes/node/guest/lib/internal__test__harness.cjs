@@ -1,0 +1,304 @@
+'use strict';
+// The program-wide side of node:test: the root of the test tree, the reporter, the counters, and the
+// two ways a run ends.
+//
+// - Direct mode (`node file.test.js`): the first test() creates the root and listens for process
+//   'beforeExit'. Top-level tests start on a later turn of the event loop (after the file's own code),
+//   one at a time; when the loop runs dry the summary is printed and process.exitCode set.
+// - Runner mode (`node --test`): internal/test/runner calls startRunner() before loading any file and
+//   finalize() after the last one, so every file reports into one summary.
+//
+// The engine must emit process 'beforeExit' whenever its event loop runs dry (again if listeners
+// scheduled more work), and route uncaught exceptions and unhandled rejections to process
+// 'uncaughtException' / 'unhandledRejection' listeners when there are any, as Node does: a test is
+// failed by an error thrown from its timers.
+const U = require('internal/test/utils');
+const { Test, Suite } = require('internal/test/test');
+const { SpecReporter } = require('internal/test/reporter');
+const { hookOptions } = require('internal/test/context');
+
+function freshCounters() {
+  return { tests: 0, suites: 0, passed: 0, failed: 0, cancelled: 0, skipped: 0, todo: 0, topLevel: 0 };
+}
+
+const harness = {
+  config: { only: false, isTestRunner: false, timeout: Infinity, cwd: undefined },
+  root: null,
+  reporter: null,
+  counters: freshCounters(),
+  success: true,
+  /** Suites whose body is running now (innermost last): where describe()/it() calls belong. */
+  building: [],
+  /** Suites whose async body has not settled yet. */
+  asyncBuilding: [],
+  /** Tests whose function is running (innermost last): where an uncaught error is charged. */
+  running: [],
+  kickScheduled: false,
+  idleWaiters: [],
+  finalizing: null,
+  warnedOnly: false,
+  listeners: null,
+
+  emit(type, data) {
+    const text = this.reporter.event(type, data);
+    if (text) write(text);
+  },
+
+  /** Counts a finished test the way Node's summary does. */
+  count(test) {
+    const c = this.counters;
+    if (test.nesting === 0) c.topLevel++;
+    if (test.reportedType === 'suite') {
+      c.suites++;
+      if (!test.passed) this.success = false;
+      return;
+    }
+    c.tests++;
+    if (test.cancelled) {
+      c.cancelled++;
+      this.success = false;
+    } else if (test.skipped) c.skipped++;
+    else if (test.isTodo) c.todo++;
+    else if (test.passed) c.passed++;
+    else {
+      c.failed++;
+      this.success = false;
+    }
+  },
+
+  childFinished(test) {
+    if (test.parent === this.root) this.checkIdle();
+  },
+
+  checkIdle() {
+    const root = this.root;
+    if (!root || root.active > 0 || this.kickScheduled || root.pending.some((t) => !t.finished)) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  },
+
+  /** Resolves once every top-level test registered so far has finished. */
+  whenIdle() {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.checkIdle();
+    });
+  },
+
+  scheduleKick() {
+    if (this.kickScheduled) return;
+    this.kickScheduled = true;
+    U.laterTick(() => {
+      this.kickScheduled = false;
+      this.root.processQueue();
+      this.checkIdle();
+    });
+  },
+
+  /** Creates a test or suite under `parent` and queues it; returns the promise test() returns. */
+  subtest(parent, kind, name, options, fn, overrides) {
+    if (typeof name === 'function') {
+      fn = name;
+      name = undefined;
+      options = undefined;
+    } else if (name !== null && typeof name === 'object') {
+      fn = options;
+      options = name;
+      name = undefined;
+    } else if (typeof options === 'function') {
+      fn = options;
+      options = undefined;
+    }
+    if (fn !== undefined && typeof fn !== 'function') throw U.invalidArgType('fn', 'Function', fn);
+    if (options === null || typeof options !== 'object') options = {};
+    const o = { ...options, ...overrides };
+    if (typeof name !== 'string' || name === '') name = fn?.name || '<anonymous>';
+    if (o.only && !this.config.only && !this.warnedOnly) {
+      this.warnedOnly = true;
+      this.root.diagnostics.push(U.MSG_ONLY_WITHOUT_FLAG);
+    }
+    const Factory = kind === 'suite' ? Suite : Test;
+    const test = new Factory({
+      name,
+      fn,
+      parent,
+      harness: this,
+      loc: U.callSite(),
+      skip: o.skip,
+      todo: o.todo,
+      only: o.only,
+      timeout: o.timeout,
+      plan: o.plan,
+      signal: o.signal,
+    });
+    parent.subtests.push(test);
+    return test.start();
+  },
+
+  /** Where a test(), describe() or hook call made now belongs. */
+  currentParent() {
+    if (this.building.length) return this.building[this.building.length - 1];
+    if (this.asyncBuilding.length) return this.asyncBuilding[this.asyncBuilding.length - 1];
+    for (let i = this.running.length - 1; i >= 0; i--) if (!this.running[i].finished) return this.running[i];
+    return this.getRoot();
+  },
+
+  getRoot() {
+    if (!this.root) this.createRoot();
+    return this.root;
+  },
+
+  createRoot() {
+    this.reporter = new SpecReporter({ cwd: this.config.cwd });
+    this.counters = freshCounters();
+    this.success = true;
+    this.finalizing = null;
+    this.warnedOnly = false;
+    const root = new Test({ name: '<root>', parent: null, harness: this, timeout: this.config.timeout });
+    root.startTime = U.now();
+    root.started = true;
+    root.enqueue = (sub) => {
+      root.pending.push(sub);
+      this.scheduleKick();
+    };
+    this.root = root;
+    this.listen();
+    return root;
+  },
+
+  listen() {
+    const proc = globalThis.process;
+    if (this.listeners || !proc || typeof proc.on !== 'function') return;
+    const onUncaught = (err) => this.uncaught(err);
+    const onBeforeExit = () => this.beforeExit();
+    this.listeners = { onUncaught, onBeforeExit };
+    proc.on('uncaughtException', onUncaught);
+    proc.on('unhandledRejection', onUncaught);
+    proc.on('beforeExit', onBeforeExit);
+  },
+
+  unlisten() {
+    const proc = globalThis.process;
+    if (!this.listeners || !proc || typeof proc.removeListener !== 'function') return;
+    proc.removeListener('uncaughtException', this.listeners.onUncaught);
+    proc.removeListener('unhandledRejection', this.listeners.onUncaught);
+    proc.removeListener('beforeExit', this.listeners.onBeforeExit);
+    this.listeners = null;
+  },
+
+  /** An error nobody caught: it fails the test that is running (Node charges its async context). */
+  uncaught(err) {
+    const test = this.running.length ? this.running[this.running.length - 1] : null;
+    if (!test || test.finished) throw err;
+    test.fail(U.testFailure(err, 'uncaughtException'));
+    test.abort(err);
+    test.stop();
+  },
+
+  /** The loop ran dry: tests still waiting can never finish. */
+  beforeExit() {
+    if (this.config.isTestRunner) {
+      if (this.onLoadStalled) this.onLoadStalled();
+      this.cancelPending();
+      return;
+    }
+    this.finalize();
+  },
+
+  cancelPending() {
+    const root = this.root;
+    if (!root) return;
+    root.pending = []; // nothing else starts; queued tests are reported cancelled, unstarted
+    for (const sub of root.subtests) {
+      if (!sub.finished) sub.cancel(U.testFailure(U.MSG_PENDING_AT_EXIT, U.kCancelledByParent));
+    }
+    this.checkIdle();
+  },
+
+  /** Prepares a `node --test` run: options, a fresh root, no direct-mode ending. */
+  startRunner(options) {
+    this.config = {
+      only: !!options.only,
+      isTestRunner: true,
+      timeout: typeof options.timeout === 'number' ? options.timeout : Infinity,
+      cwd: options.cwd,
+    };
+    this.unlisten();
+    this.root = null;
+    return this.getRoot();
+  },
+
+  /** Reports a test file that could not be loaded, as Node reports a test file that exited badly. */
+  fileFailed(file, startTime, firstIndex) {
+    const root = this.root;
+    for (const sub of root.subtests.slice(firstIndex)) {
+      if (sub.started || sub.finished) continue;
+      sub.finished = true;
+      sub.resolveDone();
+    }
+    root.pending = root.pending.filter((t) => !t.finished);
+    const test = new Test({ name: file, parent: root, harness: this, loc: { file, line: 1, column: 1 } });
+    test.startTime = startTime;
+    test.fail(U.testFailure(U.MSG_FILE_FAILED, U.kTestCodeFailure));
+    root.subtests.push(test);
+    test.postRun();
+  },
+
+  /** Ends the run once: root 'after' hooks, the summary, process.exitCode. Never rejects. */
+  finalize() {
+    this.finalizing ??= (async () => {
+      const root = this.getRoot();
+      this.cancelPending();
+      if (root.hooks.before.length > 0 || root.hooks.after.length > 0) {
+        try {
+          await root.runBeforeOnce();
+          await root.runHooks('after', root.context);
+        } catch (err) {
+          this.success = false;
+          writeErr(`${U.inspect(err)}\n`);
+        }
+      }
+      root.endTime = U.now();
+      const c = this.counters;
+      for (const message of root.diagnostics) this.emit('test:diagnostic', { nesting: 0, message });
+      const lines = [
+        `tests ${c.tests}`,
+        `suites ${c.suites}`,
+        `pass ${c.passed}`,
+        `fail ${c.failed}`,
+        `cancelled ${c.cancelled}`,
+        `skipped ${c.skipped}`,
+        `todo ${c.todo}`,
+        `duration_ms ${root.duration()}`,
+      ];
+      for (const message of lines) this.emit('test:diagnostic', { nesting: 0, message });
+      this.emit('test:summary', {});
+      this.unlisten();
+      if (!this.success && globalThis.process) process.exitCode = 1;
+      return { success: this.success, counters: { ...c } };
+    })();
+    return this.finalizing;
+  },
+};
+
+function write(text) {
+  globalThis.process.stdout.write(text);
+}
+
+function writeErr(text) {
+  globalThis.process.stderr.write(text);
+}
+
+/** test(), it(), describe()… as the public module exposes them. */
+function register(kind, overrides) {
+  return (name, options, fn) => harness.subtest(harness.currentParent(), kind, name, options, fn, overrides);
+}
+
+function registerHook(kind) {
+  return (fn, options) => {
+    harness.currentParent().hooks[kind].push(hookOptions(fn, options));
+  };
+}
+
+module.exports = { harness, register, registerHook };
