@@ -1,8 +1,9 @@
 /**
  * A test harness for the guest's built-in modules: a real QuickJS-ng context (the engine user code runs
  * on) with the guest's CommonJS module system for builtins and nothing else (no file system).
- * `process` is a small stand-in (cwd, env, platform); `console.log`/`console.error` and
- * `globalThis.__print(text)` collect output.
+ * `process` is a small stand-in (cwd, env, platform); `console.log`/`console.error` (util.format of their
+ * arguments) and `globalThis.__print(text)` collect output. The host lends the promise-state hook that
+ * internal/host documents, as the engine does.
  *
  * Timers are a deterministic virtual event loop (event-loop.ts): `setTimeout`, `setInterval`,
  * `setImmediate` never wait for real time, and `process` gets `on`/`emit` for 'beforeExit', 'exit' and
@@ -59,8 +60,14 @@ const LOADER = `(function () {
     stderr: { write: (s) => { __print(String(s)); return true; }, isTTY: false },
     exitCode: undefined,
   };
-  const fmt = (args) => args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') + '\\n';
+  let format;
+  const fmt = (args) => {
+    try { format ??= load('util').format; } catch { format = (...a) => a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' '); }
+    return format(...args) + '\\n';
+  };
   globalThis.console = { log: (...a) => __print(fmt(a)), error: (...a) => __print(fmt(a)), warn: (...a) => __print(fmt(a)) };
+  globalThis.__tabcodeHost = { promiseState: __hostPromiseState };
+  delete globalThis.__hostPromiseState;
   try { load('internal/globals'); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; }
 })();`;
 
@@ -89,6 +96,16 @@ export class GuestHarness {
       const wrapped = `(function (exports, require, module, __filename, __dirname) {${vm.getString(sourceHandle)}\n})`;
       return vm.evalCode(wrapped, vm.getString(fileHandle));
     }).consume((fn) => vm.setProp(vm.global, '__hostCompile', fn));
+    // The promise-state hook internal/host describes: null for a non-promise, else [state, value?].
+    vm.newFunction('__hostPromiseState', (handle) => {
+      const state = vm.getPromiseState(handle);
+      if (state.type === 'fulfilled' && state.notAPromise) return vm.null;
+      const result = vm.newArray();
+      vm.newString(state.type).consume((s) => vm.setProp(result, 0, s));
+      if (state.type === 'fulfilled') state.value.consume((v) => vm.setProp(result, 1, v));
+      if (state.type === 'rejected') state.error.consume((e) => vm.setProp(result, 1, e));
+      return result;
+    }).consume((fn) => vm.setProp(vm.global, '__hostPromiseState', fn));
     vm.newFunction('__print', (textHandle) => {
       harness.output += vm.getString(textHandle);
     }).consume((fn) => vm.setProp(vm.global, '__print', fn));
