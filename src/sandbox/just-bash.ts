@@ -6,10 +6,10 @@
  * between calls (from the env each exec returns), the way one bash session would.
  */
 import { WORKSPACE_ROOT } from '../core/constants.ts';
+import { interceptLive, LiveOutputs, type LiveStream, liveScript, liveTransform } from './live-output.ts';
 import {
   type BackgroundOutput,
   type BackgroundProcess,
-  capOutput,
   type DirEntry,
   type ExecOptions,
   type ExecResult,
@@ -55,6 +55,47 @@ export interface JustBashSandboxOptions {
   reason?: string;
 }
 
+/**
+ * Output of one command kept for its result: the first half of the cap and the latest half, with the
+ * middle cut (as capOutput does), so a command printing without end cannot fill memory.
+ */
+class OutputBuffer {
+  private head = '';
+  private tail = '';
+  private cut = 0;
+  constructor(private readonly max: number) {}
+
+  append(text: string): void {
+    const half = Math.floor(this.max / 2);
+    let rest = text;
+    if (this.head.length < half) {
+      const room = half - this.head.length;
+      this.head += rest.slice(0, room);
+      rest = rest.slice(room);
+    }
+    if (!rest) return;
+    this.tail += rest;
+    const keep = this.max - half;
+    if (this.tail.length > keep * 2) {
+      const drop = this.tail.length - keep;
+      this.cut += drop;
+      this.tail = this.tail.slice(drop);
+    }
+  }
+
+  text(): { text: string; truncated: boolean } {
+    const keep = this.max - Math.floor(this.max / 2);
+    let tail = this.tail;
+    let cut = this.cut;
+    if (tail.length > keep) {
+      cut += tail.length - keep;
+      tail = tail.slice(tail.length - keep);
+    }
+    if (cut === 0) return { text: this.head + tail, truncated: false };
+    return { text: `${this.head}\n\n... [${cut} characters of output cut] ...\n\n${tail}`, truncated: true };
+  }
+}
+
 /** After abort, how long to wait for just-bash to stop before returning anyway. */
 const ABORT_GRACE_MS = 250;
 /** Largest total size of the in-memory file system (just-bash's own default). */
@@ -82,14 +123,19 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
   }
   // Every change to the workspace, by the API or by a command, is reported by the file system itself.
   const changes = new Emitter<SandboxChange>();
-  const fs = reportChanges(new mod.InMemoryFs(files, { maxTotalBytes: MAX_FS_BYTES }), (change) => {
-    if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
-      changes.emit(change);
-  });
+  const live = new LiveOutputs();
+  const fs = interceptLive(
+    reportChanges(new mod.InMemoryFs(files, { maxTotalBytes: MAX_FS_BYTES }), (change) => {
+      if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
+        changes.emit(change);
+    }),
+    live,
+  );
   const bash = new mod.Bash({ fs, cwd: root, env: initialEnv(root) });
+  bash.registerTransformPlugin(liveTransform());
   await bash.fs.mkdir('/tmp', { recursive: true });
   await bash.fs.mkdir(root, { recursive: true });
-  return new JustBashSandbox(bash, root, mod.getCommandNames(), options, changes);
+  return new JustBashSandbox(bash, root, mod.getCommandNames(), options, changes, live);
 }
 
 class JustBashSandbox implements Sandbox {
@@ -102,6 +148,7 @@ class JustBashSandbox implements Sandbox {
   /** Shell sessions by name: cwd and variables (undefined until a command ran in it). */
   private readonly sessions = new Map<string, { cwd: string; env?: Record<string, string> }>();
   private readonly changes: Emitter<SandboxChange>;
+  private readonly live: LiveOutputs;
   private readonly events = new EventEmitter();
   private readonly background = new BackgroundTable();
   private execSeq = 0;
@@ -113,9 +160,11 @@ class JustBashSandbox implements Sandbox {
     commandNames: string[],
     options: JustBashSandboxOptions,
     changes: Emitter<SandboxChange>,
+    live: LiveOutputs,
   ) {
     this.bash = bash;
     this.changes = changes;
+    this.live = live;
     this.root = root;
     this.initialEnv = { ...bash.getEnv(), ...initialEnv(root), PWD: root };
     this.commandNames = [...commandNames].sort();
@@ -385,10 +434,20 @@ class JustBashSandbox implements Sandbox {
             controller.abort();
           }, options.timeoutMs)
         : undefined;
+    // Output arrives command by command (and as a runtime prints) through a live sink; what the line
+    // printed outside any sink (the shell's own messages) comes with the result at the end.
+    const streamed = {
+      stdout: new OutputBuffer(this.maxOutputChars),
+      stderr: new OutputBuffer(this.maxOutputChars),
+    };
+    const deliver = (text: string, stream: LiveStream) => {
+      streamed[stream].append(text);
+      options.onOutput?.(text, stream);
+      if (origin !== 'internal') this.events.emit({ type: 'exec-output', id, chunk: text, stream });
+    };
+    const token = this.live.open(deliver);
     const baseEnv = session.env;
-    // A brace group keeps what the command printed when it is stopped (just-bash drops a bare
-    // script's output on abort), so a timed-out command still returns its output so far.
-    const run = this.bash.exec(`{\n${command}\n}`, {
+    const run = this.bash.exec(liveScript(token, command), {
       cwd: startCwd,
       env: { ...(baseEnv ?? {}), ...(options.env ?? {}) },
       replaceEnv: baseEnv !== undefined,
@@ -405,32 +464,42 @@ class JustBashSandbox implements Sandbox {
     let result: ExecResult | undefined;
     try {
       const done = await Promise.race([run, abandoned]);
+      this.live.close(token);
       const stopped = controller.signal.aborted;
       const aborted = stopped && !timedOut;
+      let stdout = '';
+      let stderr = '';
+      let exitCode: number;
       if (done === null) {
-        const note = timedOut ? `Command timed out after ${options.timeoutMs} ms` : 'Command interrupted';
-        result = this.finish('', `${note}\n`, timedOut ? TIMEOUT_EXIT_CODE : ABORT_EXIT_CODE, options, {
-          timedOut,
-          aborted,
-        });
+        exitCode = timedOut ? TIMEOUT_EXIT_CODE : ABORT_EXIT_CODE;
       } else {
-        let stderr = done.stderr;
+        stdout = done.stdout;
+        stderr = done.stderr;
         if (!stopped) this.keepSession(session, done.env, options.env, options.cwd === undefined);
         else stderr = stderr.replace(/bash: execution aborted\n?$/, '');
-        if (timedOut) stderr += `Command timed out after ${options.timeoutMs} ms\n`;
-        else if (aborted) stderr += 'Command interrupted\n';
-        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : aborted ? ABORT_EXIT_CODE : done.exitCode;
-        result = this.finish(done.stdout, stderr, exitCode, options, { timedOut, aborted });
+        exitCode = timedOut ? TIMEOUT_EXIT_CODE : aborted ? ABORT_EXIT_CODE : done.exitCode;
       }
+      if (timedOut) stderr += `Command timed out after ${options.timeoutMs} ms\n`;
+      else if (aborted) stderr += 'Command interrupted\n';
+      // The rest is announced like the live part, then everything is returned together.
+      if (stdout) deliver(stdout, 'stdout');
+      if (stderr) deliver(stderr, 'stderr');
+      const out = streamed.stdout.text();
+      const err = streamed.stderr.text();
+      result = {
+        stdout: out.text,
+        stderr: err.text,
+        exitCode,
+        ...(timedOut ? { timedOut: true } : {}),
+        ...(aborted ? { aborted: true } : {}),
+        ...(out.truncated || err.truncated ? { truncated: true } : {}),
+      };
       return result;
     } finally {
+      this.live.close(token);
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (origin !== 'internal') {
-        if (result?.stdout)
-          this.events.emit({ type: 'exec-output', id, chunk: result.stdout, stream: 'stdout' });
-        if (result?.stderr)
-          this.events.emit({ type: 'exec-output', id, chunk: result.stderr, stream: 'stderr' });
         this.events.emit({
           type: 'exec-end',
           id,
@@ -441,27 +510,6 @@ class JustBashSandbox implements Sandbox {
       }
       this.emit({ kind: 'exec' });
     }
-  }
-
-  private finish(
-    stdoutRaw: string,
-    stderrRaw: string,
-    exitCode: number,
-    options: ExecOptions,
-    flags: { timedOut: boolean; aborted: boolean },
-  ): ExecResult {
-    const stdout = capOutput(stdoutRaw, this.maxOutputChars);
-    const stderr = capOutput(stderrRaw, this.maxOutputChars);
-    if (stdout.text) options.onOutput?.(stdout.text, 'stdout');
-    if (stderr.text) options.onOutput?.(stderr.text, 'stderr');
-    return {
-      stdout: stdout.text,
-      stderr: stderr.text,
-      exitCode,
-      ...(flags.timedOut ? { timedOut: true } : {}),
-      ...(flags.aborted ? { aborted: true } : {}),
-      ...(stdout.truncated || stderr.truncated ? { truncated: true } : {}),
-    };
   }
 
   /** Keeps the shell's cwd and variables for the next exec; per-command env stays per-command. */
@@ -487,7 +535,19 @@ class JustBashSandbox implements Sandbox {
     const cwd = options.cwd ? this.abs(options.cwd) : session.cwd;
     const controller = new AbortController();
     const baseEnv = session.env;
-    const run = this.bash.exec(`{\n${command}\n}`, {
+    const origin = options.origin ?? 'agent';
+    let procId: string | undefined;
+    const early: string[] = [];
+    // Output is kept as it is printed (BashOutput reads it while the command runs; a kill keeps it).
+    const token = this.live.open((text, stream) => {
+      if (procId === undefined) {
+        early.push(text);
+        return;
+      }
+      this.background.append(procId, text);
+      if (origin !== 'internal') this.events.emit({ type: 'exec-output', id: procId, chunk: text, stream });
+    });
+    const run = this.bash.exec(liveScript(token, command), {
       cwd,
       env: { ...(baseEnv ?? {}), ...(options.env ?? {}) },
       replaceEnv: baseEnv !== undefined,
@@ -502,15 +562,23 @@ class JustBashSandbox implements Sandbox {
       controller.abort();
       await Promise.race([settled, new Promise((r) => setTimeout(r, ABORT_GRACE_MS))]);
     });
-    const origin = options.origin ?? 'agent';
+    const id = proc.id;
+    procId = id;
     if (origin !== 'internal') {
-      this.events.emit({ type: 'exec-start', id: proc.id, command, origin, cwd, background: true });
+      this.events.emit({ type: 'exec-start', id, command, origin, cwd, background: true });
     }
+    for (const text of early) this.background.append(id, text);
     void settled.then((r) => {
-      this.background.append(proc.id, r.stdout + r.stderr.replace(/bash: execution aborted\n?$/, ''));
+      this.live.close(token);
+      const rest = r.stdout + r.stderr.replace(/bash: execution aborted\n?$/, '');
+      if (rest) {
+        this.background.append(id, rest);
+        if (origin !== 'internal')
+          this.events.emit({ type: 'exec-output', id, chunk: rest, stream: 'stdout' });
+      }
       const exitCode = controller.signal.aborted ? ABORT_EXIT_CODE : r.exitCode;
-      this.background.finish(proc.id, exitCode);
-      if (origin !== 'internal') this.events.emit({ type: 'exec-end', id: proc.id, exitCode });
+      this.background.finish(id, exitCode);
+      if (origin !== 'internal') this.events.emit({ type: 'exec-end', id, exitCode });
       this.emit({ kind: 'exec' });
     });
     return proc;
