@@ -94,7 +94,7 @@ class TestContext {
 
   /** With --test-only, makes this test run only its subtests that have `only: true`. */
   runOnly(value) {
-    if (this.#test.harness.config.only) this.#test.runOnlySubtests = !!value;
+    this.#test.runOnlySubtests = !!value;
   }
 
   /** Marks the test skipped (it keeps running; its result is reported as "# SKIP" or the message). */

@@ -36,7 +36,9 @@ const harness = {
   kickScheduled: false,
   idleWaiters: [],
   finalizing: null,
-  warnedOnly: false,
+  /** Lines printed (as "ℹ …") just before the summary. */
+  diagnostics: [],
+  runStart: null,
   listeners: null,
 
   emit(type, data) {
@@ -114,10 +116,6 @@ const harness = {
     if (options === null || typeof options !== 'object') options = {};
     const o = { ...options, ...overrides };
     if (typeof name !== 'string' || name === '') name = fn?.name || '<anonymous>';
-    if (o.only && !this.config.only && !this.warnedOnly) {
-      this.warnedOnly = true;
-      this.root.diagnostics.push(U.MSG_ONLY_WITHOUT_FLAG);
-    }
     const Factory = kind === 'suite' ? Suite : Test;
     const test = new Factory({
       name,
@@ -132,6 +130,9 @@ const harness = {
       plan: o.plan,
       signal: o.signal,
     });
+    // Without --test-only, `only` changes nothing but earns the test Node's reminder.
+    if (!this.config.only && (o.only || parent.runOnlySubtests))
+      test.diagnostics.push(U.MSG_ONLY_WITHOUT_FLAG);
     parent.subtests.push(test);
     return test.start();
   },
@@ -145,16 +146,29 @@ const harness = {
   },
 
   getRoot() {
-    if (!this.root) this.createRoot();
+    if (!this.root) {
+      if (!this.config.isTestRunner) this.config = configFromExecArgv();
+      this.createRoot();
+    }
     return this.root;
   },
 
-  createRoot() {
+  /** Starts the run-wide state: one reporter, one set of counters, one summary. */
+  startRun() {
     this.reporter = new SpecReporter({ cwd: this.config.cwd });
     this.counters = freshCounters();
     this.success = true;
     this.finalizing = null;
-    this.warnedOnly = false;
+    this.diagnostics = [];
+    this.runStart = U.now();
+  },
+
+  /**
+   * A fresh root: the whole program in direct mode, one file under `node --test` (so a file's
+   * top-level hooks apply to its own tests only, as they do in Node's one process per file).
+   */
+  createRoot() {
+    if (!this.reporter) this.startRun();
     const root = new Test({ name: '<root>', parent: null, harness: this, timeout: this.config.timeout });
     root.startTime = U.now();
     root.started = true;
@@ -165,6 +179,20 @@ const harness = {
     this.root = root;
     this.listen();
     return root;
+  },
+
+  /** Runs a root's own before/after hooks once its tests are done (Node runs them as the file ends). */
+  async closeRoot(root) {
+    if (root.closed) return;
+    root.closed = true;
+    if (root.hooks.before.length === 0 && root.hooks.after.length === 0) return;
+    try {
+      await root.runBeforeOnce();
+      await root.runHooks('after', root.context);
+    } catch (err) {
+      this.success = false;
+      writeErr(`${U.inspect(err)}\n`);
+    }
   },
 
   listen() {
@@ -216,7 +244,7 @@ const harness = {
     this.checkIdle();
   },
 
-  /** Prepares a `node --test` run: options, a fresh root, no direct-mode ending. */
+  /** Prepares a `node --test` run: options, the run-wide state, no direct-mode ending. */
   startRunner(options) {
     this.config = {
       only: !!options.only,
@@ -226,13 +254,14 @@ const harness = {
     };
     this.unlisten();
     this.root = null;
-    return this.getRoot();
+    this.startRun();
   },
 
   /** Reports a test file that could not be loaded, as Node reports a test file that exited badly. */
-  fileFailed(file, startTime, firstIndex) {
+  fileFailed(file, startTime) {
     const root = this.root;
-    for (const sub of root.subtests.slice(firstIndex)) {
+    root.closed = true; // the file never finished: its after hooks do not run
+    for (const sub of root.subtests) {
       if (sub.started || sub.finished) continue;
       sub.finished = true;
       sub.resolveDone();
@@ -250,18 +279,9 @@ const harness = {
     this.finalizing ??= (async () => {
       const root = this.getRoot();
       this.cancelPending();
-      if (root.hooks.before.length > 0 || root.hooks.after.length > 0) {
-        try {
-          await root.runBeforeOnce();
-          await root.runHooks('after', root.context);
-        } catch (err) {
-          this.success = false;
-          writeErr(`${U.inspect(err)}\n`);
-        }
-      }
-      root.endTime = U.now();
+      await this.closeRoot(root);
       const c = this.counters;
-      for (const message of root.diagnostics) this.emit('test:diagnostic', { nesting: 0, message });
+      for (const message of this.diagnostics) this.emit('test:diagnostic', { nesting: 0, message });
       const lines = [
         `tests ${c.tests}`,
         `suites ${c.suites}`,
@@ -270,7 +290,7 @@ const harness = {
         `cancelled ${c.cancelled}`,
         `skipped ${c.skipped}`,
         `todo ${c.todo}`,
-        `duration_ms ${root.duration()}`,
+        `duration_ms ${U.durationMs(this.runStart, U.now())}`,
       ];
       for (const message of lines) this.emit('test:diagnostic', { nesting: 0, message });
       this.emit('test:summary', {});
@@ -281,6 +301,22 @@ const harness = {
     return this.finalizing;
   },
 };
+
+/**
+ * Direct mode reads Node's flags from process.execArgv: `--test-only`, `--test-timeout=ms` (or
+ * `--test-timeout ms`).
+ */
+function configFromExecArgv() {
+  const argv = (globalThis.process && Array.isArray(process.execArgv) && process.execArgv) || [];
+  let timeout = Infinity;
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--test-timeout(?:=(.*))?$/.exec(argv[i]);
+    if (!m) continue;
+    const value = Number(m[1] ?? argv[i + 1]);
+    if (value > 0) timeout = value;
+  }
+  return { only: argv.includes('--test-only'), isTestRunner: false, timeout, cwd: undefined };
+}
 
 function write(text) {
   globalThis.process.stdout.write(text);

@@ -115,7 +115,8 @@ class MockTracker {
       if (descriptor) break;
     }
     const original = descriptor && (getter ? descriptor.get : setter ? descriptor.set : descriptor.value);
-    if (typeof original !== 'function') throw codes.ERR_INVALID_ARG_VALUE('methodName', original, 'must be a method');
+    if (typeof original !== 'function')
+      throw codes.ERR_INVALID_ARG_VALUE('methodName', original, 'must be a method');
     if (implementation !== undefined) validateFunction(implementation, 'implementation');
     const restore = { descriptor, object, methodName, original };
     const ctx = new MockFunctionContext(implementation ?? original, restore, options?.times);

@@ -22,14 +22,15 @@
 // failed'). Tests it declared before failing do not run. A file whose loading never settles (the loop
 // ran dry) is reported the same way.
 //
-// Files share one realm here (Node gives each a process): the engine should load each one as a fresh
-// main module; globals a file leaves behind stay visible to the next.
+// Each file gets its own root, so a file's top-level before/after/beforeEach/afterEach hooks apply to
+// its own tests only, and its `after` hooks run once its tests are done, as in Node's process per
+// file. The files do share one realm: the engine should load each as a fresh main module; globals a
+// file leaves behind stay visible to the next.
 const U = require('internal/test/utils');
 const { harness } = require('internal/test/harness');
 
 function validate(options) {
-  if (options === null || typeof options !== 'object')
-    throw U.invalidArgType('options', 'Object', options);
+  if (options === null || typeof options !== 'object') throw U.invalidArgType('options', 'Object', options);
   const { files, load } = options;
   if (!Array.isArray(files) || files.some((f) => typeof f !== 'string')) {
     throw U.invalidArgType('options.files', 'Array', files);
@@ -51,17 +52,18 @@ function loadOrStall(promise) {
 async function run(options) {
   validate(options);
   const cwd = options.cwd ?? (globalThis.process && typeof process.cwd === 'function' ? process.cwd() : '/');
-  const root = harness.startRunner({ only: options.only, timeout: options.timeout, cwd });
+  harness.startRunner({ only: options.only, timeout: options.timeout, cwd });
   for (const file of options.files) {
+    const root = harness.createRoot();
     const startTime = U.now();
-    const firstIndex = root.subtests.length;
     try {
       await loadOrStall(Promise.resolve().then(() => options.load(file)));
     } catch (err) {
       globalThis.process.stderr.write(`${U.inspect(err)}\n`);
-      harness.fileFailed(file, startTime, firstIndex);
+      harness.fileFailed(file, startTime);
     }
     await harness.whenIdle();
+    await harness.closeRoot(root);
   }
   return harness.finalize();
 }

@@ -26,14 +26,25 @@ export function normalizeReport(text: string): string {
     .join('\n');
 }
 
-/** Runs `fixture` with the machine's Node (`args` before the file) and returns its golden text. */
-export function recordWithNode(fixture: string, args: string[] = ['--test-reporter=spec']): string {
+/**
+ * Runs the fixture files with the machine's Node from one temporary folder (`args` before the files)
+ * and returns the golden text; the folder's path in the output reads as `projectDir`.
+ */
+export function recordWithNode(
+  fixtures: string | string[],
+  args: string[] = ['--test-reporter=spec'],
+  projectDir = '/home/user/project',
+): string {
+  const list = Array.isArray(fixtures) ? fixtures : [fixtures];
   const dir = mkdtempSync(join(tmpdir(), 'node-golden-'));
   try {
-    const copy = join(dir, basename(fixture));
-    copyFileSync(fixture, copy);
-    const result = spawnSync(process.execPath, [...args, basename(fixture)], { cwd: dir, encoding: 'utf8' });
-    return `${normalizeReport(result.stdout)}\n[exit ${result.status}]\n`;
+    for (const fixture of list) copyFileSync(fixture, join(dir, basename(fixture)));
+    const result = spawnSync(process.execPath, [...args, ...list.map((f) => basename(f))], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    const stdout = result.stdout.split(dir).join(projectDir);
+    return `${normalizeReport(stdout)}\n[exit ${result.status}]\n`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
