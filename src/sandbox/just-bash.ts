@@ -6,6 +6,8 @@
  * between calls (from the env each exec returns), the way one bash session would.
  */
 import { WORKSPACE_ROOT } from '../core/constants.ts';
+import { type RuntimeWorkers, SandboxRuntimes } from '../runtimes/sandbox-commands.ts';
+import { browserRuntimeWorkers } from '../runtimes/workers.ts';
 import { interceptLive, LiveOutputs, type LiveStream, liveScript, liveTransform } from './live-output.ts';
 import {
   type BackgroundOutput,
@@ -53,6 +55,10 @@ export interface JustBashSandboxOptions {
   maxOutputChars?: number;
   /** Why this backend was chosen (shown in the UI). */
   reason?: string;
+  /** Workers for `node` (default: the page's Web Workers; in Node there are none unless given). */
+  workers?: RuntimeWorkers;
+  /** The registry's fetch for `npm install` (default: the page's fetch; null: offline). */
+  fetch?: typeof fetch | null;
 }
 
 /**
@@ -124,18 +130,33 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
   // Every change to the workspace, by the API or by a command, is reported by the file system itself.
   const changes = new Emitter<SandboxChange>();
   const live = new LiveOutputs();
+  let runtimes: SandboxRuntimes | undefined;
   const fs = interceptLive(
     reportChanges(new mod.InMemoryFs(files, { maxTotalBytes: MAX_FS_BYTES }), (change) => {
+      // Runtime workers mirror the files: every change (in /tmp too) tells them what to refresh.
+      if (change.path) runtimes?.mirror.noteChange(change.path);
+      if (change.from) runtimes?.mirror.noteChange(change.from);
       if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
         changes.emit(change);
     }),
     live,
   );
-  const bash = new mod.Bash({ fs, cwd: root, env: initialEnv(root) });
+  runtimes = new SandboxRuntimes(fs, {
+    root,
+    workers: options.workers ?? browserRuntimeWorkers(),
+    live,
+    fetch: options.fetch,
+  });
+  const bash = new mod.Bash({
+    fs,
+    cwd: root,
+    env: initialEnv(root),
+    customCommands: runtimes.commands(),
+  });
   bash.registerTransformPlugin(liveTransform());
   await bash.fs.mkdir('/tmp', { recursive: true });
   await bash.fs.mkdir(root, { recursive: true });
-  return new JustBashSandbox(bash, root, mod.getCommandNames(), options, changes, live);
+  return new JustBashSandbox(bash, root, [...mod.getCommandNames(), ...runtimes.commands().map((c) => c.name)], options, changes, live, runtimes);
 }
 
 class JustBashSandbox implements Sandbox {
@@ -149,6 +170,7 @@ class JustBashSandbox implements Sandbox {
   private readonly sessions = new Map<string, { cwd: string; env?: Record<string, string> }>();
   private readonly changes: Emitter<SandboxChange>;
   private readonly live: LiveOutputs;
+  private readonly runtimes: SandboxRuntimes;
   private readonly events = new EventEmitter();
   private readonly background = new BackgroundTable();
   private execSeq = 0;
@@ -161,15 +183,17 @@ class JustBashSandbox implements Sandbox {
     options: JustBashSandboxOptions,
     changes: Emitter<SandboxChange>,
     live: LiveOutputs,
+    runtimes: SandboxRuntimes,
   ) {
     this.bash = bash;
     this.changes = changes;
     this.live = live;
+    this.runtimes = runtimes;
     this.root = root;
     this.initialEnv = { ...bash.getEnv(), ...initialEnv(root), PWD: root };
     this.commandNames = [...commandNames].sort();
     this.maxOutputChars = options.maxOutputChars ?? 200_000;
-    this.reason = options.reason ?? 'just-bash: the built-in sandbox (works offline, no Node.js)';
+    this.reason = options.reason ?? 'just-bash: the built-in sandbox (works offline)';
   }
 
   private session(name = 'agent'): { cwd: string; env?: Record<string, string> } {
@@ -609,7 +633,7 @@ class JustBashSandbox implements Sandbox {
       kind: 'just-bash',
       reason: this.reason,
       commands: this.commandNames,
-      hasNode: false,
+      hasNode: this.runtimes.available().node,
       reportsCommandChanges: true,
     };
   }
@@ -628,6 +652,7 @@ class JustBashSandbox implements Sandbox {
 
   async dispose(): Promise<void> {
     await this.background.killAll();
+    this.runtimes.dispose();
     this.changes.clear();
     this.events.clear();
   }

@@ -1,0 +1,4 @@
+'use strict';
+// dgram: see net.
+const { unsupportedModule } = require('internal/unsupported');
+module.exports = unsupportedModule('dgram', 'network', ['createSocket'], ['Socket']);
