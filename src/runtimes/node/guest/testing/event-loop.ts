@@ -4,6 +4,9 @@
  * `process` (`on`, `once`, `off`, `emit`, …) so guest modules can listen for 'beforeExit', 'exit' and
  * 'uncaughtException' as they would in Node.
  *
+ * `process.nextTick` gets Node's queue: the host (GuestHarness.drain) runs all ticks, then all promise jobs,
+ * and repeats until both are empty — so a tick queued in the same turn as a promise job runs first.
+ *
  * Nothing here waits for real time: when only timers are left, the clock jumps to the earliest one.
  * Order within one turn follows Node's phases closely enough for tests: due timers (by due time, then
  * creation order), then the immediates queued so far; the harness runs promise jobs between callbacks.
@@ -51,6 +54,39 @@ export const EVENT_LOOP_SOURCE = `(function () {
     };
     hrtime.bigint = () => BigInt(Math.round(performance.now() * 1e6));
     proc.hrtime = hrtime;
+  }
+  // process.nextTick as Node runs it: the host drains the whole tick queue before promise jobs, after
+  // the script and after every callback (ticks queued by a promise job wait for the jobs to finish).
+  const ticks = [];
+  if (proc) {
+    proc.nextTick = function nextTick(fn, ...args) {
+      if (typeof fn !== 'function') {
+        const err = new TypeError('The "callback" argument must be of type function. Received ' + typeof fn);
+        err.code = 'ERR_INVALID_ARG_TYPE';
+        throw err;
+      }
+      ticks.push([fn, args]);
+    };
+  }
+  g.__ticks = {
+    /** Runs every queued tick (and those they queue); returns how many ran. */
+    run() {
+      let ran = 0;
+      while (ticks.length > 0) {
+        const [fn, args] = ticks.shift();
+        ran++;
+        invokeTick(fn, args);
+      }
+      return ran;
+    },
+  };
+  function invokeTick(fn, args) {
+    try {
+      fn(...args);
+    } catch (err) {
+      if (proc && proc.listenerCount && proc.listenerCount('uncaughtException') > 0) proc.emit('uncaughtException', err, 'uncaughtException');
+      else throw err;
+    }
   }
   if (typeof g.setTimeout === 'function') return;
 

@@ -188,9 +188,15 @@ export class GuestHarness {
     return ran;
   }
 
+  /** Runs process.nextTick callbacks, then promise jobs, until neither is left (Node's order). */
   private drain(): void {
-    const jobs = this.runtime.executePendingJobs();
-    if (jobs.error) jobs.error.consume((e) => this.rethrow(e));
+    for (;;) {
+      const ticks = this.vm.evalCode('globalThis.__ticks ? __ticks.run() : 0', 'tabcode:ticks');
+      const ran = ticks.error ? this.rethrow(ticks.error) : ticks.value.consume((v) => this.vm.getNumber(v));
+      const jobs = this.runtime.executePendingJobs();
+      if (jobs.error) jobs.error.consume((e) => this.rethrow(e));
+      if (ran === 0 && jobs.value === 0) return;
+    }
   }
 
   private check(result: ReturnType<QuickJSContext['evalCode']>): unknown {

@@ -1,0 +1,25 @@
+'use strict';
+// stream.addAbortSignal(signal, stream): destroys the stream with an AbortError when the signal aborts.
+const { AbortError, codes, validateAbortSignal } = require('internal/errors');
+const { isNodeStream } = require('internal/streams/utils');
+
+function addAbortSignal(signal, stream) {
+  validateAbortSignal(signal, 'signal');
+  if (!isNodeStream(stream))
+    throw codes.ERR_INVALID_ARG_TYPE('stream', ['ReadableStream', 'WritableStream', 'Stream'], stream);
+  return addAbortSignalNoValidate(signal, stream);
+}
+
+function addAbortSignalNoValidate(signal, stream) {
+  if (typeof signal !== 'object' || !('aborted' in signal)) return stream;
+  const onAbort = () => stream.destroy(new AbortError(undefined, { cause: signal.reason }));
+  if (signal.aborted) {
+    onAbort();
+  } else {
+    signal.addEventListener('abort', onAbort, { once: true });
+    require('internal/streams/end-of-stream')(stream, () => signal.removeEventListener('abort', onAbort));
+  }
+  return stream;
+}
+
+module.exports = { addAbortSignal, addAbortSignalNoValidate };
