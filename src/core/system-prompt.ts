@@ -25,9 +25,20 @@ export function environmentSection(env: EnvironmentInfo): string {
   ];
   if (sandbox.kind === 'just-bash') {
     lines.push(
-      '- The shell is just-bash, a simulated bash with an in-memory file system. There is no Node.js, npm, git, or network: do not try to install packages or run node. Pipes, redirections, variables, loops and functions work.',
-      `- Commands available: ${sandbox.commands.join(', ')}`,
+      '- The shell is just-bash, a simulated bash with an in-memory file system. Pipes, redirections, variables, loops and functions work. There is no git.',
     );
+    if (sandbox.hasNode) {
+      lines.push(
+        '- `node` runs JavaScript and TypeScript (types stripped) on a Node.js 22-compatible runtime in a worker: CommonJS and ES modules, node_modules, and the core built-ins (fs, path, events, util, assert, crypto hashes, timers, child_process.exec, node:test). It has no network, no http/net servers, no worker_threads, no native addons, and child_process.execSync is not available (use exec).',
+        '- `npm run <script>`, `npm test`, `npm start` and `npx <bin>` work; `npm install` fetches from the package registry when the page can reach it (it says so when it cannot).',
+      );
+    } else {
+      lines.push('- There is no Node.js here: do not try to run node or install packages.');
+    }
+    if (sandbox.commands.includes('python3')) {
+      lines.push('- `python3` runs Python (the standard library only; no pip packages, no network).');
+    }
+    lines.push(`- Commands available: ${sandbox.commands.join(', ')}`);
   } else {
     lines.push(
       '- The shell is a WebContainer: a real Node.js runtime in the browser with npm. Native binaries (other than Node) do not run.',

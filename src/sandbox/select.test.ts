@@ -11,7 +11,6 @@ import {
   SANDBOX_SETTING_KEY,
   sandboxHost,
   saveSandboxPreference,
-  WEBCONTAINER_AUTO_TIMEOUT_MS,
   WEBCONTAINER_EXPLICIT_TIMEOUT_MS,
 } from './select.ts';
 import { FakeWebContainer } from './testing/fake-webcontainer.ts';
@@ -86,59 +85,61 @@ describe('openSandbox', () => {
     await opened.close();
   });
 
-  it('auto on a page that is not cross-origin isolated: just-bash, saying why', async () => {
+  it('auto is just-bash at once, isolated or not: nothing waits for a WebContainer', async () => {
+    for (const isolated of [false, true]) {
+      const { acquire, requests } = fakeAcquire();
+      const opened = await openSandbox({ preference: 'auto', store: null, acquire, isolated });
+      expect(opened.selection).toMatchObject({ kind: 'just-bash', requested: 'auto', fellBack: false });
+      expect(opened.selection.reason).toContain('ready at once');
+      expect(opened.selection.reason).toContain('Node.js');
+      expect(requests).toEqual([]);
+      await opened.close();
+    }
+  });
+
+  it('webcontainer on a page that is not cross-origin isolated: just-bash, saying why', async () => {
     const { acquire, requests } = fakeAcquire();
-    const opened = await openSandbox({ preference: 'auto', store: null, acquire, isolated: false });
-    expect(opened.selection).toMatchObject({ kind: 'just-bash', requested: 'auto', fellBack: true });
+    const opened = await openSandbox({ preference: 'webcontainer', store: null, acquire, isolated: false });
+    expect(opened.selection).toMatchObject({ kind: 'just-bash', requested: 'webcontainer', fellBack: true });
     expect(opened.selection.reason).toContain('not cross-origin isolated');
     expect(opened.selection.reason).toContain('Using just-bash');
     expect(requests).toEqual([]);
     await opened.close();
   });
 
-  it('auto when the WebContainer cannot boot: just-bash with the boot error as the reason', async () => {
+  it('webcontainer when it cannot boot: just-bash with the boot error as the reason', async () => {
     const acquire = async () => {
       throw new BootError(
         'unreachable',
         "StackBlitz's WebContainer runtime (https://stackblitz.com) cannot be reached",
       );
     };
-    const opened = await openSandbox({ preference: 'auto', store: null, acquire, isolated: true });
+    const opened = await openSandbox({ preference: 'webcontainer', store: null, acquire, isolated: true });
     expect(opened.sandbox.kind).toBe('just-bash');
     expect(opened.selection.reason).toBe(
-      "WebContainer unavailable: StackBlitz's WebContainer runtime (https://stackblitz.com) cannot be reached. Using just-bash instead (a simulated bash, no Node.js)",
+      "WebContainer unavailable: StackBlitz's WebContainer runtime (https://stackblitz.com) cannot be reached. Using just-bash instead (a simulated bash with Node.js in a worker)",
     );
     await opened.close();
   });
 
-  it('boots the WebContainer when it can (auto: shorter limit), and lets go of it on close', async () => {
+  it('boots the WebContainer when asked for, and lets go of it on close', async () => {
     const fake = fakeAcquire();
     const opened = await openSandbox({
-      preference: 'auto',
+      preference: 'webcontainer',
       store: null,
       acquire: fake.acquire,
       isolated: true,
     });
     expect(opened.sandbox.kind).toBe('webcontainer');
     expect(opened.selection).toMatchObject({ kind: 'webcontainer', fellBack: false });
-    expect(opened.selection.reason).toContain('it booted');
+    expect(opened.selection.reason).toContain('WebContainer was chosen');
     expect(fake.requests[0]).toMatchObject({
-      timeoutMs: WEBCONTAINER_AUTO_TIMEOUT_MS,
+      timeoutMs: WEBCONTAINER_EXPLICIT_TIMEOUT_MS,
       workdirName: 'project',
     });
     expect(await opened.sandbox.readFile('src/stats.js')).toBe(DEMO_PROJECT['src/stats.js']);
     await opened.close();
     expect(fake.release).toHaveBeenCalledTimes(1);
-    const explicit = fakeAcquire();
-    const again = await openSandbox({
-      preference: 'webcontainer',
-      store: null,
-      acquire: explicit.acquire,
-      isolated: true,
-    });
-    expect(explicit.requests[0].timeoutMs).toBe(WEBCONTAINER_EXPLICIT_TIMEOUT_MS);
-    expect(again.selection.reason).toContain('WebContainer was chosen');
-    await again.close();
   });
 
   it('a WebContainer that boots but cannot take the files falls back too, and is let go', async () => {

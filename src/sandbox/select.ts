@@ -2,11 +2,11 @@
  * Which sandbox a page gets, and opening it with its saved files.
  *
  * The choice: `?sandbox=webcontainer|just-bash|auto` in the page URL, else the setting (localStorage
- * `tabcode.sandbox`, written by `saveSandboxPreference`), else `auto`. `auto` takes the WebContainer when
- * the page is cross-origin isolated and it boots within WEBCONTAINER_AUTO_TIMEOUT_MS (giving up a few
- * seconds after StackBlitz's runtime failed to load), else just-bash. Asking for `webcontainer` waits
- * longer and still falls back to just-bash when it cannot boot. Every outcome carries a reason for the UI and
- * the system prompt.
+ * `tabcode.sandbox`, written by `saveSandboxPreference`), else `auto`. `auto` is the built-in just-bash
+ * sandbox, which has Node.js (node, npm) in a worker, works offline and in any page, and is ready at once:
+ * nothing waits for a WebContainer. The WebContainer (a full Node.js VM: servers, native npm) is used
+ * when asked for; it needs a cross-origin-isolated page and StackBlitz's servers, and falls back to
+ * just-bash when it cannot boot. Every outcome carries a reason for the UI and the system prompt.
  */
 import { DEMO_PROJECT } from './demo-project.ts';
 import { createJustBashSandbox } from './just-bash.ts';
@@ -32,12 +32,10 @@ export const SANDBOX_PREFERENCES: readonly SandboxPreference[] = ['auto', 'webco
 
 /** localStorage key of the sandbox setting. */
 export const SANDBOX_SETTING_KEY = 'tabcode.sandbox';
-/** `auto`: how long the WebContainer may take to boot before just-bash is used instead. */
-export const WEBCONTAINER_AUTO_TIMEOUT_MS = 20_000;
 /** Asked for explicitly: how long the WebContainer may take to boot. */
 export const WEBCONTAINER_EXPLICIT_TIMEOUT_MS = 60_000;
-/** How long a boot may still take once StackBlitz's runtime page failed to load (auto / explicit). */
-export const WEBCONTAINER_UNREACHABLE_GRACE_MS = { auto: 3_000, explicit: 10_000 } as const;
+/** How long a boot may still take once StackBlitz's runtime page failed to load. */
+export const WEBCONTAINER_UNREACHABLE_GRACE_MS = { explicit: 10_000 } as const;
 /** The WebContainer's workdir is /home/<name>. */
 export const WEBCONTAINER_WORKDIR_NAME = 'project';
 
@@ -142,12 +140,15 @@ export async function openSandbox(options: OpenSandboxOptions = {}): Promise<Ope
   const via =
     source === 'url' ? ' (?sandbox= in the URL)' : source === 'setting' ? ' (the sandbox setting)' : '';
 
-  if (requested === 'just-bash') {
+  if (requested === 'just-bash' || requested === 'auto') {
     selection = {
       kind: 'just-bash',
       requested,
       source,
-      reason: `just-bash was chosen${via}: a simulated bash with an in-memory file system, no Node.js`,
+      reason:
+        requested === 'auto'
+          ? 'just-bash: the built-in sandbox, ready at once and offline (a simulated bash with Node.js in a worker); a WebContainer can be chosen in the Files panel'
+          : `just-bash was chosen${via}: the built-in sandbox (a simulated bash with Node.js in a worker)`,
       fellBack: false,
     };
   } else {
@@ -158,14 +159,11 @@ export async function openSandbox(options: OpenSandboxOptions = {}): Promise<Ope
     } else {
       try {
         acquired = await (options.acquire ?? acquireWebContainer)({
-          timeoutMs: requested === 'auto' ? WEBCONTAINER_AUTO_TIMEOUT_MS : WEBCONTAINER_EXPLICIT_TIMEOUT_MS,
-          probeGraceMs: WEBCONTAINER_UNREACHABLE_GRACE_MS[requested === 'auto' ? 'auto' : 'explicit'],
+          timeoutMs: WEBCONTAINER_EXPLICIT_TIMEOUT_MS,
+          probeGraceMs: WEBCONTAINER_UNREACHABLE_GRACE_MS.explicit,
           workdirName: WEBCONTAINER_WORKDIR_NAME,
         });
-        const reason =
-          requested === 'auto'
-            ? 'WebContainer: a Node.js VM in the page (the page is cross-origin isolated and it booted)'
-            : `WebContainer was chosen${via}: a Node.js VM in the page`;
+        const reason = `WebContainer was chosen${via}: a Node.js VM in the page`;
         sandbox = await createWebContainerSandbox(acquired.wc, { files, reason });
         failure = '';
       } catch (err) {
@@ -183,7 +181,7 @@ export async function openSandbox(options: OpenSandboxOptions = {}): Promise<Ope
           kind: 'just-bash',
           requested,
           source,
-          reason: `WebContainer unavailable: ${failure}. Using just-bash instead (a simulated bash, no Node.js)`,
+          reason: `WebContainer unavailable: ${failure}. Using just-bash instead (a simulated bash with Node.js in a worker)`,
           fellBack: true,
         };
   }

@@ -90,6 +90,27 @@ describe('node engine: programs', () => {
     expect(r.stderr).toContain('TypeError: no good');
   });
 
+  it('runs a .js file with module syntax and no "type" as an ES module (Node 22 detection)', async () => {
+    putFiles(engine, {
+      'detect/main.js': "import { max } from './stats.js';\nconsole.log(max([3, 9, 2]));\n",
+      'detect/stats.js': 'export function max(v) { return Math.max(...v); }\n',
+      'detect/old.js': "const { max } = require('./stats.js');\nconsole.log('cjs', max([1, 4]));\n",
+    });
+    expect((await runNode(engine, ['detect/main.js'])).stdout).toBe('9\n');
+    expect((await runNode(engine, ['detect/old.js'])).stdout).toBe('cjs 4\n');
+  });
+
+  it("an import that cannot be resolved rejects with Node's code and message", async () => {
+    const r = await runNode(engine, [
+      '-e',
+      "Promise.all([import('node:nope').catch((e) => [e.code, e.message]), import('./missing.mjs').catch((e) => [e.code, e.message.split(' imported')[0]])]).then((x) => console.log(JSON.stringify(x)))",
+    ]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      ['ERR_UNKNOWN_BUILTIN_MODULE', 'No such built-in module: node:nope'],
+      ['ERR_MODULE_NOT_FOUND', `Cannot find module '${TEST_ROOT}/missing.mjs'`],
+    ]);
+  });
+
   it('names a missing module and a missing file like Node', async () => {
     putFiles(engine, { 'miss.js': "require('left-pad');\n" });
     const r = await runNode(engine, ['miss.js']);

@@ -58,12 +58,16 @@ export interface EngineIO {
 }
 
 export interface EngineLoadOptions {
-  /** Where the engine's .wasm is (the page: a URL Vite emitted; Node: left out). */
+  /** The engine's compiled wasm (compiled once; every run instantiates it afresh). */
+  wasmModule?: WebAssembly.Module;
+  /** Where the engine's .wasm is, when no compiled module is given. */
   wasmLocation?: string;
 }
 
-/** Loads a QuickJS wasm instance. */
+/** A new QuickJS wasm instance (its own memory). */
 export function loadQuickJS(options: EngineLoadOptions = {}): Promise<QuickJSWASMModule> {
+  if (options.wasmModule)
+    return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule: options.wasmModule }));
   return newQuickJSWASMModuleFromVariant(
     options.wasmLocation ? newVariant(variant, { wasmLocation: options.wasmLocation }) : variant,
   );
@@ -170,19 +174,25 @@ export class RunState {
   }
 }
 
+/**
+ * Every run gets its own wasm instance, dropped whole afterwards. Freeing a QuickJS runtime that a
+ * program left mid-way (interrupted by process.exit, a top-level await that never settled, an exhausted
+ * heap, the host's stack overflowing inside the engine) can abort or corrupt the instance; a fresh one
+ * per run (about 6 ms from the compiled module) means no run can harm the next, and nothing a program
+ * leaves in memory survives it.
+ */
 export class NodeEngine {
   readonly fs = new MemFs();
   private current: RunState | undefined;
-  /**
-   * The wasm instance failed in a way that may have left it inconsistent (the host's stack overflowed
-   * inside it, or freeing a runtime aborted): the next run loads a fresh instance.
-   */
-  private tainted = false;
+  /** The instance for the next run, made ahead of time. */
+  private next: Promise<QuickJSWASMModule>;
 
   private constructor(
-    private qjs: QuickJSWASMModule,
+    first: QuickJSWASMModule,
     private readonly options: EngineLoadOptions,
-  ) {}
+  ) {
+    this.next = Promise.resolve(first);
+  }
 
   static async load(options: EngineLoadOptions = {}): Promise<NodeEngine> {
     return new NodeEngine(await loadQuickJS(options), options);
@@ -200,10 +210,6 @@ export class NodeEngine {
 
   /** Runs one program to its end. Never throws; the result is the exit code. */
   async run(request: RunRequest, io: EngineIO): Promise<number> {
-    if (this.tainted) {
-      this.qjs = await loadQuickJS(this.options);
-      this.tainted = false;
-    }
     this.fs.setWritableRoots([request.root, '/tmp']);
     const state = new RunState(request, io, this.fs);
     try {
@@ -225,7 +231,9 @@ export class NodeEngine {
     const prepared = prepareRun(state, plan);
     if (prepared !== undefined) return finish(state, prepared);
     this.current = state;
-    const runtime = this.qjs.newRuntime();
+    const qjs = await this.next;
+    this.next = loadQuickJS(this.options);
+    const runtime = qjs.newRuntime();
     runtime.setMemoryLimit(plan.maxOldSpaceMb ? plan.maxOldSpaceMb * 1024 * 1024 : request.memoryLimitBytes);
     runtime.setMaxStackSize(MAX_STACK_BYTES);
     runtime.setInterruptHandler(() => {

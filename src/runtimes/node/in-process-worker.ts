@@ -6,6 +6,7 @@
  */
 import type { HostToWorker, WorkerToHost } from '../shared/protocol.ts';
 import type { WorkerLike } from '../shared/runtime-pool.ts';
+import { compiledEngine } from './testing/run-node.ts';
 import { serveNodeWorker } from './worker-main.ts';
 
 export function createInProcessNodeWorker(): WorkerLike {
@@ -13,18 +14,23 @@ export function createInProcessNodeWorker(): WorkerLike {
   let toWorker: ((message: HostToWorker) => void) | undefined;
   const backlog: HostToWorker[] = [];
   let terminated = false;
-  void serveNodeWorker({
-    post: (message) => {
-      const data = structuredClone(message);
-      setTimeout(() => {
-        if (!terminated) for (const l of toHost) l({ data });
-      }, 0);
-    },
-    onMessage: (listener) => {
-      toWorker = listener;
-      for (const m of backlog.splice(0)) listener(m);
-    },
-  });
+  void compiledEngine().then((wasmModule) =>
+    serveNodeWorker(
+      {
+        post: (message) => {
+          const data = structuredClone(message);
+          setTimeout(() => {
+            if (!terminated) for (const l of toHost) l({ data });
+          }, 0);
+        },
+        onMessage: (listener) => {
+          toWorker = listener;
+          for (const m of backlog.splice(0)) listener(m);
+        },
+      },
+      { wasmModule },
+    ),
+  );
   return {
     postMessage(message) {
       const data = structuredClone(message);

@@ -35,17 +35,28 @@ export function moduleLoader(
   state: RunState,
   resolver: Resolver,
 ): { load: JSModuleLoader; normalize: JSModuleNormalizer } {
+  // quickjs-emscripten does not pass a normalizer's error on (the import then loads ''), so a failed
+  // resolution becomes a name whose loading throws the resolver's error, code and message intact.
+  const failures = new Map<string, unknown>();
   const normalize: JSModuleNormalizer = (baseName, requested) => {
     try {
       const parent = parentPath(baseName, state.cwd);
       const resolved = resolver.resolve(requested, parent, 'import');
       return resolved.format === 'builtin' ? resolved.path : pathToFileUrl(resolved.path);
     } catch (err) {
-      return { error: guestError(vm, err) };
+      const name = `tabcode:unresolved:${failures.size}:${requested}`;
+      failures.set(name, err);
+      return name;
     }
   };
 
   const load: JSModuleLoader = (name) => {
+    if (failures.has(name)) return { error: guestError(vm, failures.get(name)) };
+    if (!name.startsWith('node:') && !name.startsWith('file://') && !name.startsWith('/')) {
+      return {
+        error: guestError(vm, new ResolveError('ERR_MODULE_NOT_FOUND', `Cannot find module '${name}'`)),
+      };
+    }
     try {
       if (name.startsWith('node:')) {
         const builtin = name.slice(5);
@@ -112,7 +123,12 @@ function isHandle(value: unknown): value is QuickJSHandle {
 /** A guest Error with Node's code for a resolve failure (or any host error). */
 function guestError(vm: QuickJSContext, err: unknown): QuickJSHandle {
   const e = err instanceof Error ? err : new Error(String(err));
-  const handle = vm.newError({ name: 'Error', message: e.message });
+  // Made by the guest's own Error constructor, so its stack reads "Error: <message>" with the frames.
+  const handle = vm
+    .getProp(vm.global, 'Error')
+    .consume((ctor) =>
+      vm.newString(e.message).consume((msg) => vm.unwrapResult(vm.callFunction(ctor, vm.undefined, msg))),
+    );
   if (err instanceof ResolveError || (e as { code?: string }).code) {
     const code = vm.newString((e as { code?: string }).code ?? 'ERR_INTERNAL');
     vm.setProp(handle, 'code', code);

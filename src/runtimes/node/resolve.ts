@@ -33,6 +33,9 @@ export class ResolveError extends Error {
 /** Builtins that exist only with the `node:` prefix (as in Node). */
 const PREFIX_ONLY = new Set(['test', 'test/reporters', 'sqlite', 'sea']);
 const CJS_EXTENSIONS = ['.js', '.json', '.cjs', '.mjs'];
+/** A statement only an ES module can have: `import …`/`export …` at the start of a line, or import.meta. */
+const MODULE_SYNTAX =
+  /^\s*(import\s*[\w{*'"]|export\s+(\{|\*|default\b|const\b|let\b|var\b|function\b|async\b|class\b))|\bimport\.meta\b/m;
 const TS_EXTENSIONS = ['.ts', '.mts', '.cts'];
 
 export interface ResolverOptions {
@@ -95,7 +98,10 @@ export class Resolver {
     if (ext === '.cjs' || ext === '.cts') return { path, format: 'commonjs', typescript };
     if (ext === '.js' || ext === '.ts') {
       const type = this.nearestPackage(dirnameOf(path))?.json.type;
-      return { path, format: type === 'module' ? 'module' : 'commonjs', typescript };
+      if (type === 'module') return { path, format: 'module', typescript };
+      if (type === 'commonjs') return { path, format: 'commonjs', typescript };
+      // No "type": Node 22 runs a file with module syntax as an ES module (syntax detection).
+      return { path, format: this.hasModuleSyntax(path) ? 'module' : 'commonjs', typescript };
     }
     return { path, format: 'commonjs' };
   }
@@ -248,6 +254,15 @@ export class Resolver {
     }
     this.packages.set(dir, json);
     return json;
+  }
+
+  private hasModuleSyntax(path: string): boolean {
+    try {
+      const text = new TextDecoder().decode(this.fs.readFile(path));
+      return MODULE_SYNTAX.test(text) && !/\b(require\s*\(|module\.exports|exports\.\w+\s*=)/.test(text);
+    } catch {
+      return false;
+    }
   }
 
   private isFile(path: string): boolean {

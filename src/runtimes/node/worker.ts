@@ -12,10 +12,16 @@ const scope = self as unknown as {
   addEventListener(type: 'message', listener: (event: MessageEvent<HostToWorker>) => void): void;
 };
 
-void serveNodeWorker(
-  {
-    post: (message, transfer) => scope.postMessage(message, transfer ?? []),
-    onMessage: (listener) => scope.addEventListener('message', (event) => listener(event.data)),
-  },
-  { wasmLocation, afterLoad: () => lockDown() },
-);
+void (async () => {
+  // Compiled once, before the lockdown takes fetch away; each run instantiates it afresh.
+  const wasmModule = await WebAssembly.compileStreaming(fetch(wasmLocation)).catch(async () =>
+    WebAssembly.compile(await (await fetch(wasmLocation)).arrayBuffer()),
+  );
+  await serveNodeWorker(
+    {
+      post: (message, transfer) => scope.postMessage(message, transfer ?? []),
+      onMessage: (listener) => scope.addEventListener('message', (event) => listener(event.data)),
+    },
+    { wasmModule, afterLoad: () => lockDown() },
+  );
+})();

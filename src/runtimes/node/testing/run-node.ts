@@ -25,10 +25,22 @@ export interface RunNodeOptions {
 }
 
 let shared: Promise<NodeEngine> | undefined;
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+/** The engine's wasm, compiled once per test process (as the worker compiles it once). */
+export function compiledEngine(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { createRequire } = await import('node:module');
+    const path = createRequire(import.meta.url).resolve('@jitl/quickjs-ng-wasmfile-release-sync/wasm');
+    return WebAssembly.compile(await readFile(path));
+  })();
+  return compiled;
+}
 
 /** One engine for a test file (its MemFs persists between runs, as a warm worker's does). */
 export function sharedEngine(): Promise<NodeEngine> {
-  shared ??= NodeEngine.load();
+  shared ??= compiledEngine().then((wasmModule) => NodeEngine.load({ wasmModule }));
   return shared;
 }
 
