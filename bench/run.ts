@@ -20,6 +20,7 @@ const BENCHES: string[] = [
   '/bench/cache-share.ts',
   '/bench/sandbox.ts',
   '/bench/workbench.ts',
+  '/bench/shell-analysis.ts',
 ];
 
 function arg(name: string): string | undefined {

@@ -30,8 +30,8 @@ describe('partitionToolCalls', () => {
   const unsafe = makeSleepTool('Unsafe', { safe: false });
   const tools = [safe, unsafe];
 
-  it('groups consecutive concurrency-safe calls and isolates the others, in order', () => {
-    const batches = partitionToolCalls(
+  it('groups consecutive concurrency-safe calls and isolates the others, in order', async () => {
+    const batches = await partitionToolCalls(
       [
         block('1', 'Safe', { ms: 1 }),
         block('2', 'Safe', { ms: 1 }),
@@ -51,8 +51,8 @@ describe('partitionToolCalls', () => {
     ]);
   });
 
-  it('treats invalid input and unknown tools as unsafe (they run alone)', () => {
-    const batches = partitionToolCalls(
+  it('treats invalid input and unknown tools as unsafe (they run alone)', async () => {
+    const batches = await partitionToolCalls(
       [
         block('1', 'Safe', { ms: 1 }),
         block('2', 'Safe', { ms: 'x' }),

@@ -1,8 +1,9 @@
 /**
- * Scheduling of one assistant message's tool calls. Consecutive calls that are concurrency-safe (known
- * tool, valid input, `isConcurrencySafe(input)`) form one batch and run together, at most
- * MAX_TOOL_CONCURRENCY at a time; every other call runs alone, in order. Results keep tool_use order.
- * Context modifiers are applied in block order after each batch.
+ * Scheduling of one assistant message's tool calls. Every call is prepared first (parsed and analysed
+ * once, see prepareCall); consecutive calls that are concurrency-safe (known tool, valid input, the
+ * analysis says so) form one batch and run together, at most MAX_TOOL_CONCURRENCY at a time; every
+ * other call runs alone, in order. Results keep tool_use order. Context modifiers are applied in block
+ * order after each batch.
  */
 import { Channel } from './channel.ts';
 import { MAX_TOOL_CONCURRENCY } from './constants.ts';
@@ -25,11 +26,14 @@ export interface Batch {
   calls: PreparedCall[];
 }
 
-/** Splits calls into batches: runs of concurrency-safe calls, and single unsafe calls. */
-export function partitionToolCalls(blocks: readonly ToolUseBlockParam[], tools: readonly AnyTool[]): Batch[] {
+/** Prepares every call and splits them into batches: runs of concurrency-safe calls, and single unsafe calls. */
+export async function partitionToolCalls(
+  blocks: readonly ToolUseBlockParam[],
+  tools: readonly AnyTool[],
+): Promise<Batch[]> {
   const batches: Batch[] = [];
-  for (const block of blocks) {
-    const call = prepareCall(block, tools);
+  const calls = await Promise.all(blocks.map((block) => prepareCall(block, tools)));
+  for (const call of calls) {
     const safe = isCallConcurrencySafe(call);
     const last = batches[batches.length - 1];
     if (safe && last?.concurrent) last.calls.push(call);
@@ -80,8 +84,10 @@ export async function* runToolCalls(
 ): AsyncGenerator<QueryEvent, ToolCallsOutcome> {
   let context = params.context;
   const batches = params.serial
-    ? params.blocks.map((b) => ({ concurrent: false, calls: [prepareCall(b, params.tools)] }))
-    : partitionToolCalls(params.blocks, params.tools);
+    ? await Promise.all(
+        params.blocks.map(async (b) => ({ concurrent: false, calls: [await prepareCall(b, params.tools)] })),
+      )
+    : await partitionToolCalls(params.blocks, params.tools);
   const byId = new Map<string, ToolResultBlockParam>();
   const newMessages: MessageParam[] = [];
 

@@ -1,14 +1,23 @@
 /**
- * Runs one tool_use block: find the tool, parse and validate its input, decide permission, call it,
- * map its output. Every failure becomes an is_error tool_result the model can act on; this never
- * throws. Interrupts follow the tool's interruptBehavior: 'abort' tools are stopped at once, 'finish'
- * tools complete their current operation.
+ * One tool_use block through named stages, each one function with one job:
+ *
+ * 1. `prepareCall`: find the tool, parse its input, analyse it once (`preparePermissionMatcher`: for
+ *    Bash the shell analysis), and from that analysis whether it is read-only and concurrency-safe.
+ * 2. `authorize`: the permission decision (one call of the engine), then the input's own checks, then
+ *    the user's answer when the decision asks.
+ * 3. `execute`: the tool's `call`, with abort and progress.
+ * 4. `finalize`: the result mapped for the model, post-processed (spilled), and its view for the UI.
+ *
+ * Every failure becomes an is_error tool_result the model can act on; nothing here throws. Interrupts
+ * follow the tool's interruptBehavior: 'abort' tools are stopped at once, 'finish' tools complete
+ * their current operation.
  */
 import { z } from 'zod';
 import { SYNTHETIC_TOOL_RESULT_INTERRUPTED } from './constants.ts';
 import type { ToolUseContext } from './context.ts';
 import type { PermissionAnswer, QueryEvent } from './events.ts';
 import type { ToolResultBlockParam, ToolUseBlockParam } from './messages.ts';
+import { type PreparedMatcher, prepareMatcher } from './permissions/engine.ts';
 import { userDenialMessage } from './permissions/messages.ts';
 import type { PermissionResult } from './permissions/types.ts';
 import {
@@ -21,21 +30,16 @@ import {
 } from './tool.ts';
 
 /**
- * Decides whether a call may run. The permissions engine implements it; see `defaultCanUseTool`.
- * `checkDeny`, when present, applies the deny rules only: it runs before the tool validates its input
- * (so a denied path is never probed), and returns the deny or null.
+ * Decides whether a call may run: the permission engine (`createCanUseTool` in
+ * permissions/can-use-tool.ts), or `defaultCanUseTool`. `prepared` carries the matcher the prepare
+ * stage made, so the call is analysed once.
  */
-export type CanUseToolFn = ((
+export type CanUseToolFn = (
   tool: AnyTool,
   input: unknown,
   ctx: ToolUseContext,
-) => Promise<PermissionResult>) & {
-  checkDeny?: (
-    tool: AnyTool,
-    input: unknown,
-    ctx: ToolUseContext,
-  ) => Promise<Extract<PermissionResult, { behavior: 'deny' }> | null>;
-};
+  prepared?: { matcher: PreparedMatcher },
+) => Promise<PermissionResult>;
 
 /** Post-processing of a result block (e.g. spilling large results to storage). Never throws. */
 export type ResultProcessor = (
@@ -51,11 +55,17 @@ export interface ToolCallDeps {
   emit: (event: QueryEvent) => void;
 }
 
-/** A tool_use block with its tool and parsed input (when both are valid). */
+/** A tool_use block after the prepare stage. */
 export interface PreparedCall {
   block: ToolUseBlockParam;
   tool?: AnyTool;
   parsed?: { success: true; data: unknown } | { success: false; error: z.ZodError };
+  /** What the tool's analysis made of the input (Bash: the shell analysis), made once. */
+  matcher?: PreparedMatcher;
+  /** From the analysis: the call changes nothing. */
+  readOnly: boolean;
+  /** From the analysis: the call may run beside others of its batch. */
+  concurrencySafe: boolean;
 }
 
 export interface CallOutcome {
@@ -66,8 +76,7 @@ export interface CallOutcome {
 
 /**
  * The decision when a caller wires no permission engine (the loop's own unit tests): the tool's own
- * checkPermissions, where passthrough allows. The agent session always passes the real engine
- * (`createCanUseTool` in permissions/can-use-tool.ts): rules, modes, prompts.
+ * checkPermissions, where passthrough allows. The agent session always passes the real engine.
  */
 export const defaultCanUseTool: CanUseToolFn = async (tool, input, ctx) => {
   const r = await tool.checkPermissions(input, {
@@ -78,25 +87,48 @@ export const defaultCanUseTool: CanUseToolFn = async (tool, input, ctx) => {
   return r.behavior === 'passthrough' ? { behavior: 'allow' } : r;
 };
 
-export function prepareCall(block: ToolUseBlockParam, tools: readonly AnyTool[]): PreparedCall {
+/** A tool's boolean answer, false when it throws. */
+function safely(fn: () => boolean): boolean {
+  try {
+    return fn() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stage 1: find the tool, parse the input, analyse it once. Never throws. */
+export async function prepareCall(
+  block: ToolUseBlockParam,
+  tools: readonly AnyTool[],
+): Promise<PreparedCall> {
   const tool = findTool(tools, block.name);
-  if (!tool) return { block };
-  const parsed = tool.inputSchema.safeParse(block.input ?? {});
+  if (!tool) return { block, readOnly: false, concurrencySafe: false };
+  const result = tool.inputSchema.safeParse(block.input ?? {});
+  if (!result.success) {
+    return {
+      block,
+      tool,
+      parsed: { success: false, error: result.error },
+      readOnly: false,
+      concurrencySafe: false,
+    };
+  }
+  const data = result.data;
+  const matcher = await prepareMatcher(tool, data);
+  const analysed = matcher === 'failed' ? undefined : matcher;
   return {
     block,
     tool,
-    parsed: parsed.success ? { success: true, data: parsed.data } : { success: false, error: parsed.error },
+    parsed: { success: true, data },
+    matcher,
+    readOnly: matcher !== 'failed' && safely(() => tool.isReadOnly(data, analysed)),
+    concurrencySafe: matcher !== 'failed' && safely(() => tool.isConcurrencySafe(data, analysed)),
   };
 }
 
 /** True when the call can run in a concurrent batch: known tool, valid input, concurrency-safe. */
 export function isCallConcurrencySafe(call: PreparedCall): boolean {
-  if (!call.tool || !call.parsed?.success) return false;
-  try {
-    return call.tool.isConcurrencySafe(call.parsed.data) === true;
-  } catch {
-    return false;
-  }
+  return call.tool !== undefined && call.parsed?.success === true && call.concurrencySafe;
 }
 
 function errorText(err: unknown): string {
@@ -131,17 +163,146 @@ async function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T
   }
 }
 
-/** Resolves when the signal aborts (never rejects). */
-function onAbort(signal: AbortSignal): Promise<'aborted'> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve('aborted');
-    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
+/** What the authorize stage decided: run with this input, or end the call with this result. */
+type Authorization =
+  | { run: true; input: unknown }
+  | { run: false; text: string; status: 'error' | 'interrupted' };
+
+/**
+ * Stage 2: may the call run? One decision of the permission engine (deny rules, ask rules, the tool's
+ * own check, the mode, allow rules); a denied call ends there, before the tool validates its input
+ * (validating reads the file system, and a denied path must not be probed). A call that passes is
+ * validated before anyone is asked, so the user is never asked about a call that cannot run; then an
+ * ask waits for the user's answer. Never throws.
+ */
+export async function authorize(
+  call: PreparedCall & { tool: AnyTool },
+  input: unknown,
+  ctx: ToolUseContext,
+  deps: ToolCallDeps,
+): Promise<Authorization> {
+  const { tool, block } = call;
+  let decision: PermissionResult;
+  try {
+    decision = await deps.canUseTool(tool, input, ctx, { matcher: call.matcher });
+  } catch (err) {
+    decision = { behavior: 'deny', message: `Permission check failed: ${errorText(err)}` };
+  }
+  if (decision.behavior === 'deny') return { run: false, text: decision.message, status: 'error' };
+  try {
+    const invalid = await tool.validateInput?.(input as never, ctx);
+    if (invalid) return { run: false, text: invalid, status: 'error' };
+  } catch (err) {
+    return { run: false, text: errorText(err), status: 'error' };
+  }
+  // A custom canUseTool with no opinion does not let the call through: the user decides.
+  if (decision.behavior === 'passthrough') {
+    decision = { behavior: 'ask', message: decision.message ?? `${tool.name} is not allowed by a rule yet.` };
+  }
+  if (decision.behavior === 'ask') {
+    const asked = decision;
+    const answer = await raceAbort(
+      new Promise<PermissionAnswer>((respond) =>
+        deps.emit({
+          type: 'permission-request',
+          toolUseId: block.id,
+          name: tool.name,
+          input,
+          view: safeView(tool, input),
+          message: asked.message,
+          suggestedRule: asked.suggestedRule,
+          respond,
+        }),
+      ),
+      ctx.abortController.signal,
+    );
+    if (answer === 'aborted')
+      return { run: false, text: SYNTHETIC_TOOL_RESULT_INTERRUPTED, status: 'interrupted' };
+    if (answer.decision === 'deny') {
+      return { run: false, text: userDenialMessage(tool.name, answer.feedback), status: 'error' };
+    }
+    return { run: true, input };
+  }
+  return { run: true, input: decision.updatedInput !== undefined ? decision.updatedInput : input };
 }
 
 /**
- * Runs one prepared call to completion (or interruption) and emits its events.
- * Never throws; always returns exactly one tool_result for the block.
+ * Stage 3: runs the tool. 'abort' tools share the user's signal; 'finish' tools get their own so they
+ * can complete. Returns the result, 'aborted', or the error it threw.
+ */
+async function execute(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolUseContext,
+  deps: ToolCallDeps,
+  toolUseId: string,
+): Promise<{ result: ToolResult<unknown>; ctx: ToolUseContext } | 'aborted' | { error: unknown }> {
+  const userSignal = ctx.abortController.signal;
+  const behavior = tool.interruptBehavior();
+  const callController = new AbortController();
+  const link = () => callController.abort(userSignal.reason);
+  if (behavior === 'abort') userSignal.addEventListener('abort', link, { once: true });
+  const runCtx: ToolUseContext = { ...ctx, abortController: callController };
+  deps.emit({ type: 'tool-run-start', toolUseId, name: tool.name, input, view: safeView(tool, input) });
+  try {
+    const running = tool.call(input as never, runCtx, (p) =>
+      deps.emit({ type: 'tool-progress', toolUseId, kind: p.kind, text: p.text }),
+    );
+    const result = behavior === 'abort' ? await raceAbort(running, callController.signal) : await running;
+    if (result === 'aborted') {
+      running.catch(() => {});
+      return 'aborted';
+    }
+    return { result, ctx: runCtx };
+  } catch (error) {
+    if (behavior === 'abort' && userSignal.aborted) return 'aborted';
+    return { error };
+  } finally {
+    userSignal.removeEventListener('abort', link);
+  }
+}
+
+/** Stage 4: the result as the model sees it (mapped, post-processed) and as the UI shows it. */
+async function finalize(
+  tool: AnyTool,
+  input: unknown,
+  result: ToolResult<unknown>,
+  ctx: ToolUseContext,
+  deps: ToolCallDeps,
+  toolUseId: string,
+): Promise<{ block: ToolResultBlockParam; view?: ToolResultView }> {
+  let block = tool.mapToolResultToToolResultBlockParam(result.data, toolUseId);
+  if (deps.processResult) block = await deps.processResult(block, tool, ctx);
+  let view: ToolResultView | undefined;
+  try {
+    view = tool.renderToolResultMessage?.(result.data, input as never);
+  } catch {
+    view = undefined;
+  }
+  return { block, view };
+}
+
+/** Why a prepared call cannot go further (unknown tool, invalid input), as the model should read it. */
+function preparedProblem(call: PreparedCall, tools: readonly AnyTool[]): string | null {
+  const { block, tool, parsed } = call;
+  if (!tool) {
+    // Name the built-ins only: with hundreds of MCP tools a full list would flood the context.
+    const builtIns = tools.filter((t) => !t.isMcp).map((t) => t.name);
+    const mcpCount = tools.length - builtIns.length;
+    const more = mcpCount > 0 ? ` (plus ${mcpCount} MCP tools: find them with ToolSearch)` : '';
+    return `Error: No such tool available: ${block.name}. Available tools: ${builtIns.join(', ')}${more}`;
+  }
+  if (!parsed?.success) {
+    const issues = parsed ? z.prettifyError(parsed.error) : 'input missing';
+    const plural = parsed && parsed.error.issues.length > 1 ? 's' : '';
+    return `InputValidationError: ${tool.name} failed due to the following issue${plural}:\n${issues}`;
+  }
+  return null;
+}
+
+/**
+ * Runs one prepared call through authorize → execute → finalize and emits its events. Never throws;
+ * always returns exactly one tool_result for the block.
  */
 export async function runToolCall(
   call: PreparedCall,
@@ -150,12 +311,11 @@ export async function runToolCall(
 ): Promise<CallOutcome> {
   const { block } = call;
   const started = Date.now();
-  const userSignal = ctx.abortController.signal;
   const finish = (
     result: ToolResultBlockParam,
     status: 'done' | 'error' | 'interrupted',
     view?: ToolResultView,
-  ): ToolResultBlockParam => {
+  ) => {
     deps.emit({
       type: 'tool-result',
       toolUseId: block.id,
@@ -171,132 +331,33 @@ export async function runToolCall(
   const interrupted = (): CallOutcome => ({
     block: finish(textResult(block.id, SYNTHETIC_TOOL_RESULT_INTERRUPTED, true), 'interrupted'),
   });
-
-  if (userSignal.aborted) return interrupted();
-  const { tool, parsed } = call;
-  if (!tool) {
-    // Name the built-ins only: with hundreds of MCP tools a full list would flood the context.
-    const builtIns = deps.tools.filter((t) => !t.isMcp).map((t) => t.name);
-    const mcpCount = deps.tools.length - builtIns.length;
-    const more = mcpCount > 0 ? ` (plus ${mcpCount} MCP tools: find them with ToolSearch)` : '';
-    return {
-      block: finish(
-        textResult(
-          block.id,
-          `Error: No such tool available: ${block.name}. Available tools: ${builtIns.join(', ')}${more}`,
-          true,
-        ),
-        'error',
-      ),
-    };
+  if (ctx.abortController.signal.aborted) return interrupted();
+  const problem = preparedProblem(call, deps.tools);
+  if (problem !== null || !call.tool || !call.parsed?.success) {
+    return { block: finish(textResult(block.id, problem ?? 'input missing', true), 'error') };
   }
-  if (!parsed?.success) {
-    const issues = parsed ? z.prettifyError(parsed.error) : 'input missing';
-    const text = `InputValidationError: ${tool.name} failed due to the following issue${
-      parsed && parsed.error.issues.length > 1 ? 's' : ''
-    }:\n${issues}`;
-    return { block: finish(textResult(block.id, text, true), 'error') };
-  }
-  let input = parsed.data;
+  const tool = call.tool;
   const callCtx: ToolUseContext = { ...ctx, toolUseId: block.id };
 
-  // Deny rules come before validation: validating reads the file system and its errors would leak it.
-  let denied: PermissionResult | null = null;
-  try {
-    denied = (await deps.canUseTool.checkDeny?.(tool, input, callCtx)) ?? null;
-  } catch (err) {
-    denied = { behavior: 'deny', message: `Permission check failed: ${errorText(err)}` };
+  const auth = await authorize({ ...call, tool }, call.parsed.data, callCtx, deps);
+  if (!auth.run) {
+    return auth.status === 'interrupted'
+      ? interrupted()
+      : { block: finish(textResult(block.id, auth.text, true), 'error') };
   }
-  if (denied?.behavior === 'deny')
-    return { block: finish(textResult(block.id, denied.message, true), 'error') };
+  if (callCtx.abortController.signal.aborted) return interrupted();
 
+  const ran = await execute(tool, auth.input, callCtx, deps, block.id);
+  if (ran === 'aborted') return interrupted();
+  if ('error' in ran) return { block: finish(textResult(block.id, errorText(ran.error), true), 'error') };
   try {
-    const invalid = await tool.validateInput?.(input as never, callCtx);
-    if (invalid) return { block: finish(textResult(block.id, invalid, true), 'error') };
-  } catch (err) {
-    return { block: finish(textResult(block.id, errorText(err), true), 'error') };
-  }
-
-  // Permission: no tool runs without a decision.
-  let decision: PermissionResult;
-  try {
-    decision = await deps.canUseTool(tool, input, callCtx);
-  } catch (err) {
-    decision = { behavior: 'deny', message: `Permission check failed: ${errorText(err)}` };
-  }
-  // A custom canUseTool with no opinion does not let the call through: the user decides.
-  if (decision.behavior === 'passthrough') {
-    decision = { behavior: 'ask', message: decision.message ?? `${tool.name} is not allowed by a rule yet.` };
-  }
-  if (decision.behavior === 'ask') {
-    const answer = await Promise.race([
-      new Promise<PermissionAnswer>((respond) =>
-        deps.emit({
-          type: 'permission-request',
-          toolUseId: block.id,
-          name: tool.name,
-          input,
-          view: safeView(tool, input),
-          message: decision.behavior === 'ask' ? decision.message : '',
-          suggestedRule: decision.behavior === 'ask' ? decision.suggestedRule : undefined,
-          respond,
-        }),
-      ),
-      onAbort(userSignal),
-    ]);
-    if (answer === 'aborted') return interrupted();
-    decision =
-      answer.decision === 'deny'
-        ? { behavior: 'deny', message: userDenialMessage(tool.name, answer.feedback), reason: 'user' }
-        : { behavior: 'allow' };
-  }
-  if (decision.behavior !== 'allow') {
-    const message = decision.behavior === 'deny' ? decision.message : `${tool.name} was not allowed to run.`;
-    return { block: finish(textResult(block.id, message, true), 'error') };
-  }
-  if (decision.updatedInput !== undefined) input = decision.updatedInput;
-  if (userSignal.aborted) return interrupted();
-
-  // 'abort' tools share the user's signal; 'finish' tools get their own so they can complete.
-  const behavior = tool.interruptBehavior();
-  const callController = new AbortController();
-  const link = () => callController.abort(userSignal.reason);
-  if (behavior === 'abort') userSignal.addEventListener('abort', link, { once: true });
-  const runCtx: ToolUseContext = { ...callCtx, abortController: callController };
-
-  deps.emit({
-    type: 'tool-run-start',
-    toolUseId: block.id,
-    name: tool.name,
-    input,
-    view: safeView(tool, input),
-  });
-  try {
-    const running = tool.call(input as never, runCtx, (p) =>
-      deps.emit({ type: 'tool-progress', toolUseId: block.id, kind: p.kind, text: p.text }),
-    );
-    const result = behavior === 'abort' ? await raceAbort(running, callController.signal) : await running;
-    if (result === 'aborted') {
-      running.catch(() => {});
-      return interrupted();
-    }
-    let out = tool.mapToolResultToToolResultBlockParam(result.data, block.id);
-    if (deps.processResult) out = await deps.processResult(out, tool, runCtx);
-    let view: ToolResultView | undefined;
-    try {
-      view = tool.renderToolResultMessage?.(result.data, input as never);
-    } catch {
-      view = undefined;
-    }
+    const out = await finalize(tool, auth.input, ran.result, ran.ctx, deps, block.id);
     return {
-      block: finish(out, out.is_error ? 'error' : 'done', view),
-      contextModifier: result.contextModifier,
-      newMessages: result.newMessages,
+      block: finish(out.block, out.block.is_error ? 'error' : 'done', out.view),
+      contextModifier: ran.result.contextModifier,
+      newMessages: ran.result.newMessages,
     };
   } catch (err) {
-    if (behavior === 'abort' && userSignal.aborted) return interrupted();
     return { block: finish(textResult(block.id, errorText(err), true), 'error') };
-  } finally {
-    userSignal.removeEventListener('abort', link);
   }
 }

@@ -93,13 +93,18 @@ export interface Tool<Input extends AnyInputSchema = AnyInputSchema, Output = un
 
   // permission
   checkPermissions(input: z.infer<Input>, permCtx: PermissionContext): Promise<PermissionResult>;
-  /** Data the permission rules match against (e.g. Bash's parsed sub-commands, a file path). */
-  preparePermissionMatcher?(input: z.infer<Input>): P;
-  isReadOnly(input?: z.infer<Input>): boolean;
-  isDestructive(input?: z.infer<Input>): boolean;
+  /**
+   * What the permission rules match against, made once when the call is prepared (Bash: the shell
+   * analysis of its command; file tools: the path). It is handed back to isReadOnly, isDestructive and
+   * isConcurrencySafe, so one analysis decides everything.
+   */
+  preparePermissionMatcher?(input: z.infer<Input>): P | Promise<P>;
+  /** `prepared`: what preparePermissionMatcher made of this input (absent: not prepared; fail closed). */
+  isReadOnly(input?: z.infer<Input>, prepared?: P): boolean;
+  isDestructive(input?: z.infer<Input>, prepared?: P): boolean;
 
   // concurrency
-  isConcurrencySafe(input?: z.infer<Input>): boolean;
+  isConcurrencySafe(input?: z.infer<Input>, prepared?: P): boolean;
   interruptBehavior(): InterruptBehavior;
 
   // prompt / render

@@ -63,7 +63,7 @@ async function runTool(
 ): Promise<{ block: ToolResultBlockParam; events: QueryEvent[] }> {
   const events: QueryEvent[] = [];
   const tools = m.tools();
-  const call = prepareCall({ type: 'tool_use', id: `toolu_${name}`, name, input }, tools);
+  const call = await prepareCall({ type: 'tool_use', id: `toolu_${name}`, name, input }, tools);
   const out = await runToolCall(
     call,
     { ...ctx, abortController: abort ?? new AbortController() },

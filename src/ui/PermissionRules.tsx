@@ -29,7 +29,15 @@ const BEHAVIOR_HELP: Record<PermissionBehavior, string> = {
 const SOURCE_LABEL: Record<PermissionRuleSource, string> = {
   embed: 'embed config',
   settings: 'settings',
+  project: 'this project',
   session: 'this session',
+};
+
+const SOURCE_HELP: Record<PermissionRuleSource, string> = {
+  embed: 'Set by the page that embeds tabcode',
+  settings: 'Your rule, kept in this browser',
+  project: 'Added with "allow always", kept for this project',
+  session: 'Added with "allow always", until the page reloads',
 };
 
 /** The store's rules, kept in sync with its changes. */
@@ -51,7 +59,9 @@ function RuleRow({ rule, store }: { rule: PermissionRule; store: PermissionStore
   const remove = () => {
     setError(null);
     if (rule.source === 'session') store.removeSessionRule(rule.behavior, rule.text);
-    else if (rule.source === 'settings') {
+    else if (rule.source === 'project') {
+      store.removeProjectRule(rule.behavior, rule.text).catch((err: unknown) => setError(String(err)));
+    } else if (rule.source === 'settings') {
       store.removeSettingsRule(rule.behavior, rule.text).catch((err: unknown) => setError(String(err)));
     }
   };
@@ -64,7 +74,11 @@ function RuleRow({ rule, store }: { rule: PermissionRule; store: PermissionStore
       data-rule={rule.text}
     >
       <code className="perm-rule-text">{rule.text}</code>
-      <span className={`perm-source perm-source-${rule.source}`} data-testid="permission-rule-source">
+      <span
+        className={`perm-source perm-source-${rule.source}`}
+        data-testid="permission-rule-source"
+        title={SOURCE_HELP[rule.source]}
+      >
         {SOURCE_LABEL[rule.source]}
       </span>
       {rule.source === 'embed' ? (
@@ -192,7 +206,7 @@ export function PermissionRules({ session }: { session: AgentSession | null | un
   const store = session?.permissions;
   const rules = useRules(store);
   if (!store) return <div className="perm-panel muted">The session is starting…</div>;
-  const problems = [...store.embedProblems, ...store.loadProblems];
+  const problems = [...store.embedProblems, ...store.loadProblems, ...store.refused];
   return (
     <div className="perm-panel" data-testid="permission-rules">
       <Problems problems={problems} title="Some rules were ignored (the others apply):" />

@@ -1,12 +1,12 @@
 /**
  * Wiring of the engine into the loop: the `canUseTool` the agent session passes to `query()`, and the
- * hook that turns an "allow always" answer into a session rule.
+ * hook that turns an "allow always" answer into a rule.
  */
 import type { ToolUseContext } from '../context.ts';
 import type { PermissionAnswer, QueryEvent } from '../events.ts';
 import type { CanUseToolFn } from '../tool-execution.ts';
-import { checkDenyRules, decidePermission } from './engine.ts';
-import type { PermissionBehavior, PermissionContext, PermissionMode, PermissionRule } from './types.ts';
+import { decidePermission } from './engine.ts';
+import type { PermissionContext, PermissionMode, PermissionRule } from './types.ts';
 
 export interface CanUseToolOptions {
   /** The rules in force, read on every call (so a rule added at a prompt applies to the next call). */
@@ -15,13 +15,28 @@ export interface CanUseToolOptions {
   getMode?: () => PermissionMode;
 }
 
-/** The engine's view of one call's context: mode, paths, and the sandbox's realpath (symlinks). */
+/** The PATH each sandbox started with: its directories hold the sandbox's own programs. */
+const startPath = new WeakMap<object, readonly string[]>();
+
+/**
+ * The engine's view of one call's context: mode, paths, the sandbox's realpath (symlinks) and the
+ * shell session Bash runs in (read now, so a previous call's `export HOME=...` counts).
+ */
 function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): PermissionContext {
   const sandbox = ctx.sandbox;
+  let shell: PermissionContext['shell'];
+  try {
+    shell = sandbox.shellState?.();
+  } catch {
+    shell = undefined;
+  }
+  if (shell && !startPath.has(sandbox))
+    startPath.set(sandbox, (shell.env.PATH ?? '').split(':').filter(Boolean));
   return {
     mode: options.getMode?.() ?? ctx.options.permissionMode,
     root: sandbox.root,
     cwd: ctx.options.cwd,
+    ...(shell ? { shell, trustedPath: startPath.get(sandbox) ?? [] } : {}),
     ...(sandbox.realpath
       ? { realpath: (abs: string) => sandbox.realpath?.(abs) ?? Promise.resolve(abs) }
       : {}),
@@ -29,36 +44,41 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
 }
 
 /**
- * The permission engine as the loop's `canUseTool`. Never throws (a failure denies). Its `checkDeny`
- * (deny rules only) runs before the tool validates its input.
+ * The permission engine as the loop's `canUseTool`: one decision per call, on the matcher the prepare
+ * stage made. Never throws (a failure denies).
  */
 export function createCanUseTool(options: CanUseToolOptions): CanUseToolFn {
-  const canUseTool: CanUseToolFn = (tool, input, ctx) =>
-    decidePermission({ tool, input, rules: options.getRules(), permCtx: permissionContext(options, ctx) });
-  canUseTool.checkDeny = (tool, input, ctx) =>
-    checkDenyRules({ tool, input, rules: options.getRules(), permCtx: permissionContext(options, ctx) });
-  return canUseTool;
+  return (tool, input, ctx, prepared) =>
+    decidePermission({
+      tool,
+      input,
+      rules: options.getRules(),
+      permCtx: permissionContext(options, ctx),
+      ...(prepared !== undefined ? { prepared: prepared.matcher } : {}),
+    });
 }
 
-/** Something that can take a session rule (the PermissionStore). */
-export interface SessionRuleSink {
-  addSessionRule(behavior: PermissionBehavior, text: string): { ok: boolean };
+/** Something that can take an "allow always" rule (the PermissionStore). */
+export interface AllowAlwaysSink {
+  addAllowAlwaysRule(text: string): { ok: boolean; reason?: string };
 }
 
 /**
- * A permission-request event whose `respond` first records an "allow always" rule as a session rule,
- * so it applies from the next call on. Other events pass through unchanged.
+ * A permission-request event whose `respond` first records an "allow always" rule (kept for the
+ * project when the store persists, else for the session), so it applies from the next call on. Other
+ * events pass through unchanged.
  */
 export function recordAllowAlways<E extends QueryEvent | { type: string }>(
   event: E,
-  sink: SessionRuleSink,
+  sink: AllowAlwaysSink,
 ): E {
   if (event.type !== 'permission-request') return event;
   const request = event as Extract<QueryEvent, { type: 'permission-request' }>;
   const respond = (answer: PermissionAnswer): void => {
     if (answer.decision === 'allow-always') {
-      const added = sink.addSessionRule('allow', answer.rule);
-      if (!added.ok) console.warn(`tabcode: the rule ${answer.rule} could not be added`);
+      const added = sink.addAllowAlwaysRule(answer.rule);
+      if (!added.ok)
+        console.warn(`tabcode: the rule ${answer.rule} could not be added: ${added.reason ?? ''}`);
     }
     request.respond(answer);
   };

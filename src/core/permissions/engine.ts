@@ -7,9 +7,12 @@
  * refuses what is not read-only, `acceptEdits` allows workspace edits), 5. allow rules, 6. ask.
  * `dontAsk` turns every ask into a deny.
  *
- * A Bash command is split into sub-commands (see tools/shared/shell-analysis.ts): a deny or ask rule
- * matching any of them decides, and the command is allowed only when every sub-command is.
+ * A Bash command comes analysed (src/shell, once per call, when the call was prepared) and is read in
+ * the shell session it runs in (HOME, CDPATH, PATH). A deny rule denies what surely runs; a rule that
+ * only may match (a look-alike, a run-time word, `docker rm`) asks. The command is allowed only when
+ * every command in it is.
  */
+import { inSession } from '../../shell/index.ts';
 import type { AnyTool } from '../tool.ts';
 import {
   code,
@@ -42,8 +45,8 @@ import type {
   PermissionMode,
   PermissionResult,
   PermissionRule,
+  ShellCommand,
   ShellPathRef,
-  ShellSubcommand,
 } from './types.ts';
 
 /** Tools plan mode allows besides read-only ones (none exist yet; kept so plan tools just work). */
@@ -101,7 +104,7 @@ interface Hit {
 const better = (a: Hit | undefined, b: Hit | undefined): Hit | undefined =>
   !a ? b : !b ? a : a.match === 'yes' || b.match !== 'yes' ? a : b;
 
-/** The strongest hit of deny or ask rules on a Bash command: its sub-commands and the files they touch. */
+/** The strongest hit of deny or ask rules on a Bash command: its commands and the files they touch. */
 function bashHit(
   m: BashPermissionMatcher,
   book: RuleBook,
@@ -109,31 +112,22 @@ function bashHit(
   env: PathEnv,
 ): Hit | undefined {
   let best: Hit | undefined;
-  const fileHit = (
-    rules: PermissionRule[],
-    refs: readonly ShellPathRef[],
-    src: string,
-    recursive: boolean,
-  ): Hit | undefined => {
-    let found: Hit | undefined;
-    for (const ref of refs) {
+  for (const command of m.commands) {
+    const cmd = matchCommand(book.content[behavior], command);
+    if (cmd.rule) best = better(best, { rule: cmd.rule, match: cmd.match, subject: code(command.source) });
+    for (const ref of command.paths) {
+      // Read rules guard what is read, Edit rules what is written; a word of unknown use meets both.
+      const rules = [
+        ...(ref.access !== 'write' ? book.read[behavior] : []),
+        ...(ref.access !== 'read' ? book.write[behavior] : []),
+      ];
       for (const rule of rules) {
-        const match = fileRuleMatchesRef(rule, ref, env, true, recursive);
+        const match = fileRuleMatchesRef(rule, ref, env, true);
         if (match === 'no') continue;
-        found = better(found, { rule, match, subject: `${code(ref.text)} in ${code(src)}` });
-        if (found?.match === 'yes') return found;
+        best = better(best, { rule, match, subject: `${code(ref.text)} in ${code(command.source)}` });
+        if (best?.match === 'yes') return best;
       }
     }
-    return found;
-  };
-  for (const sub of m.subcommands) {
-    const cmd = matchCommand(book.content[behavior], sub);
-    if (cmd.rule) best = better(best, { rule: cmd.rule, match: cmd.match, subject: code(sub.source) });
-    const recursive = sub.recursive === true;
-    best = better(best, fileHit(book.read[behavior], sub.reads, sub.source, false));
-    best = better(best, fileHit(book.read[behavior], sub.paths, sub.source, recursive));
-    best = better(best, fileHit(book.write[behavior], sub.writes, sub.source, false));
-    if (!sub.readOnly) best = better(best, fileHit(book.write[behavior], sub.paths, sub.source, recursive));
     if (best?.match === 'yes') return best;
   }
   return best;
@@ -186,21 +180,21 @@ function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): st
     return null;
   }
   if (matcher?.kind !== 'bash') return null;
-  for (const sub of matcher.subcommands) {
-    const refs = sub.readOnly ? sub.writes : [...sub.writes, ...sub.paths];
-    for (const ref of refs) {
-      const paths = resolveRef({ ...env }, ref);
-      const mustKnow = sub.writes.includes(ref) || sub.fileOnly;
+  for (const command of matcher.commands) {
+    for (const ref of command.paths) {
+      if (ref.access === 'read') continue;
+      const paths = resolveRef(env, ref);
       if (paths === null) {
-        if (mustKnow) {
-          return `${code(sub.source)} writes to a path only known when it runs (${code(ref.text)}), which could be a protected file.`;
+        if (ref.access === 'write' || command.fileOnly) {
+          return `${code(command.source)} writes to a path only known when it runs (${code(ref.text)}), which could be a protected file.`;
         }
         continue;
       }
       for (const abs of paths.flatMap((p) => withReal(p, env))) {
         const reason = safetyPathReason(abs);
-        if (reason)
-          return `${code(sub.source)} changes a protected path and always needs your approval: ${reason}.`;
+        if (reason) {
+          return `${code(command.source)} changes a protected path and always needs your approval: ${reason}.`;
+        }
       }
     }
   }
@@ -213,13 +207,18 @@ export interface DecisionInput {
   input: unknown;
   permCtx: PermissionContext;
   rules: readonly PermissionRule[];
+  /**
+   * What the tool's `preparePermissionMatcher` made of the input when the call was prepared ('failed'
+   * when it threw). Absent: the engine prepares it itself (direct calls, tests).
+   */
+  prepared?: PreparedMatcher;
 }
 
-/** The tool's matcher, or a marker that preparing it failed (Bash: the engine then asks). */
-async function prepareMatcher(
-  tool: AnyTool,
-  input: unknown,
-): Promise<PermissionMatcher | undefined | 'failed'> {
+/** A tool's matcher, none, or a marker that preparing it failed (the engine then asks). */
+export type PreparedMatcher = PermissionMatcher | undefined | 'failed';
+
+/** Runs the tool's `preparePermissionMatcher` once. Never throws. */
+export async function prepareMatcher(tool: AnyTool, input: unknown): Promise<PreparedMatcher> {
   if (!tool.preparePermissionMatcher) return undefined;
   try {
     const m = (await tool.preparePermissionMatcher(input as never)) as PermissionMatcher | undefined;
@@ -229,18 +228,25 @@ async function prepareMatcher(
   }
 }
 
-/** What of a sub-command read-only-ness, the mode and the allow rules leave unapproved. */
-type SubProblem = { kind: 'command' } | { kind: 'write'; ref: ShellPathRef } | null;
+/** What of a command its read-only-ness, the mode and the allow rules leave unapproved. */
+type CommandProblem = { kind: 'command' } | { kind: 'write'; ref: ShellPathRef } | null;
 
-function subProblem(sub: ShellSubcommand, book: RuleBook, env: PathEnv, mode: PermissionMode): SubProblem {
-  if (sub.container) return null;
+function commandProblem(
+  command: ShellCommand,
+  book: RuleBook,
+  env: PathEnv,
+  mode: PermissionMode,
+): CommandProblem {
+  if (command.container) return null;
   const acceptEdits = mode === 'acceptEdits';
   const commandOk =
-    sub.readOnly ||
-    (acceptEdits && sub.fileOnly && fileOnlyInWorkspace(sub, env)) ||
-    allowRuleFor(book.content.allow, sub) !== undefined;
+    command.readOnly ||
+    (acceptEdits && command.fileOnly && fileOnlyInWorkspace(command, env)) ||
+    allowRuleFor(book.content.allow, command) !== undefined;
   if (!commandOk) return { kind: 'command' };
-  for (const ref of sub.writes) {
+  // A rule allowing the program does not allow its redirections: those writes need the mode or an Edit rule.
+  for (const ref of command.paths) {
+    if (ref.access !== 'write' || !ref.redirect) continue;
     const ok =
       (acceptEdits && refInWorkspace(ref, env)) ||
       (!ref.glob && book.write.allow.some((rule) => fileRuleMatchesRef(rule, ref, env, false) === 'yes'));
@@ -250,12 +256,13 @@ function subProblem(sub: ShellSubcommand, book: RuleBook, env: PathEnv, mode: Pe
 }
 
 /** mkdir/touch/mv/cp/rm whose every path is a known path inside the workspace (rm/mv not of the root). */
-function fileOnlyInWorkspace(sub: ShellSubcommand, env: PathEnv): boolean {
-  if (sub.paths.length === 0) return false;
-  return sub.paths.every((ref) => {
+function fileOnlyInWorkspace(command: ShellCommand, env: PathEnv): boolean {
+  if (command.paths.length === 0) return false;
+  return command.paths.every((ref) => {
     if (!refInWorkspace(ref, env)) return false;
     const paths = resolveRef(env, ref) ?? [];
-    return !(sub.words[0]?.text === 'rm' || sub.words[0]?.text === 'mv') || !paths.includes(env.root);
+    const program = command.words[0]?.text;
+    return !(program === 'rm' || program === 'mv') || !paths.includes(env.root);
   });
 }
 
@@ -263,12 +270,12 @@ function fileOnlyInWorkspace(sub: ShellSubcommand, env: PathEnv): boolean {
 function bashAsk(m: BashPermissionMatcher, book: RuleBook, env: PathEnv, mode: PermissionMode): Ask | null {
   const parts: string[] = [];
   let suggestion: string | undefined;
-  for (const sub of m.subcommands) {
-    const problem = subProblem(sub, book, env, mode);
+  for (const command of m.commands) {
+    const problem = commandProblem(command, book, env, mode);
     if (!problem) continue;
     if (problem.kind === 'command') {
-      parts.push(code(sub.source));
-      const text = sub.allowTexts[sub.allowTexts.length - 1];
+      parts.push(code(command.source));
+      const text = command.allowTexts[command.allowTexts.length - 1];
       if (parts.length === 1 && text !== undefined) suggestion = suggestBashRule(text);
     } else {
       parts.push(`writing ${code(problem.ref.text)}`);
@@ -293,8 +300,8 @@ function touchedPaths(matcher: PermissionMatcher | undefined, env: PathEnv): str
   if (matcher?.kind === 'file') return [resolvePath(env.cwd, matcher.path, env.home)];
   if (matcher?.kind !== 'bash') return [];
   const out = new Set<string>();
-  for (const sub of matcher.subcommands) {
-    for (const ref of [...sub.reads, ...sub.writes, ...sub.paths]) {
+  for (const command of matcher.commands) {
+    for (const ref of command.paths) {
       for (const abs of resolveRef(env, ref) ?? []) out.add(abs);
     }
   }
@@ -322,9 +329,9 @@ async function realPaths(
   return real;
 }
 
-/** The matcher, the rules and the paths of one call, prepared once. */
+/** The matcher, the rules and the paths of one call. */
 interface Prepared {
-  prepared: PermissionMatcher | undefined | 'failed';
+  prepared: PreparedMatcher;
   matcher: PermissionMatcher | undefined;
   book: RuleBook;
   /** Where paths resolve, with the real paths (deny, ask and safety checks). */
@@ -335,9 +342,23 @@ interface Prepared {
 
 async function prepare(d: DecisionInput): Promise<Prepared> {
   const { tool, input, permCtx } = d;
-  const writtenEnv: PathEnv = { root: permCtx.root, cwd: permCtx.cwd, home: permCtx.home ?? permCtx.root };
-  const prepared = await prepareMatcher(tool, input);
-  const matcher = prepared === 'failed' ? undefined : prepared;
+  const prepared = 'prepared' in d ? d.prepared : await prepareMatcher(tool, input);
+  let matcher = prepared === 'failed' ? undefined : prepared;
+  let writtenEnv: PathEnv = { root: permCtx.root, cwd: permCtx.cwd, home: permCtx.home ?? permCtx.root };
+  if (matcher?.kind === 'bash') {
+    // The command runs in the sandbox's shell session: its cwd, and what HOME, CDPATH and PATH mean.
+    const view = inSession(matcher, permCtx.shell, {
+      defaultHome: writtenEnv.home,
+      trustedPath: permCtx.trustedPath,
+    });
+    matcher = { ...view.analysis, kind: 'bash' };
+    writtenEnv = {
+      ...writtenEnv,
+      cwd: permCtx.shell?.cwd ?? permCtx.cwd,
+      shellHome: view.home,
+      cdpath: view.cdpath,
+    };
+  }
   const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
   const env = real ? { ...writtenEnv, real } : writtenEnv;
   return { prepared, matcher, book: ruleBook(d.rules, tool), env, writtenEnv };
@@ -350,19 +371,6 @@ function denyRuleResult(tool: AnyTool, denied: Hit | undefined): Deny | null {
     ruleDenialMessage(tool.name, denied.rule, denied.subject || undefined),
     `deny rule ${denied.rule.text}`,
   );
-}
-
-/**
- * Only the deny rules (those surely matching): what runs before a tool validates its input, so a call
- * on a denied path learns nothing about it (no "file not found", no "did you mean"). Never throws.
- */
-export async function checkDenyRules(d: DecisionInput): Promise<Deny | null> {
-  try {
-    const p = await prepare(d);
-    return denyRuleResult(d.tool, ruleHit(p.matcher, p.book, 'deny', p.env));
-  } catch (err) {
-    return deny(`Permission check failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
-  }
 }
 
 /** Everything but the dontAsk conversion. */
@@ -386,7 +394,7 @@ async function decideInner(d: DecisionInput, mode: PermissionMode): Promise<Perm
   const maybe = denied ?? asked;
   if (maybe) {
     return ask(
-      `${maybe.subject || 'This call'} might match the ${maybe.rule.source} ${maybe.rule.behavior} rule ${maybe.rule.text}: what it runs or touches is only known when it runs (a variable, a glob, a script, or a whole directory).`,
+      `${maybe.subject || 'This call'} might match the ${maybe.rule.source} ${maybe.rule.behavior} rule ${maybe.rule.text}: what it runs or touches is only known when it runs (a variable, a glob, a script, a whole directory), or it only looks like what the rule names.`,
       'might match a rule',
     );
   }

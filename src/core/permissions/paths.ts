@@ -11,6 +11,7 @@ import ignore, { type Ignore } from 'ignore';
 export { normalizePath as normalizeAbsolute } from '../../sandbox/sandbox.ts';
 
 import { normalizePath as normalizeAbsolute } from '../../sandbox/sandbox.ts';
+import { foldName } from '../../shell/index.ts';
 
 /**
  * Resolves a path as a shell or a tool would: `~` and `~/...` from `home`, absolute as is, anything else
@@ -117,25 +118,7 @@ const SAFETY_FILES = new Set([
   '.gitmodules',
 ]);
 
-/** Zero-width and other invisible format characters people use to disguise names. */
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
-
-/** A name folded for comparison: compatibility forms (full-width...), invisible characters, case. */
-export function foldName(name: string): string {
-  return name.normalize('NFKC').replace(INVISIBLE, '').toLowerCase();
-}
-
-/** Cyrillic and Greek letters that look like Latin ones, and the Latin letters they imitate. */
-const LOOKALIKE_FROM = 'авеѕіјкмнорстухһԁɡαειқκνορτυχ';
-const LOOKALIKE_TO = 'abesijkmhopctyxhdgaeikkvoptux';
-
-/** `foldName`, then look-alike letters replaced by the Latin ones (`rм` → `rm`): for deny matching. */
-export function foldLookalikes(text: string): string {
-  return foldName(text).replace(/[\u0080-\uffff]/g, (c) => {
-    const k = LOOKALIKE_FROM.indexOf(c);
-    return k >= 0 ? LOOKALIKE_TO[k] : c;
-  });
-}
+export { foldLookalikes, foldName } from '../../shell/index.ts';
 
 /**
  * Why writing `abs` always needs the user's approval (even in bypassPermissions mode), or null: it is

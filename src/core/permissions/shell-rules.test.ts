@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { matchShellRule, strongest } from './shell-rules.ts';
-import type { ShellWordInfo } from './types.ts';
+import type { ShellWord } from './types.ts';
 
 /** Words of a command; `$...` words are only known at run time. */
-const w = (...words: string[]): ShellWordInfo[] =>
+const w = (...words: string[]): ShellWord[] =>
   words.map((text) => ({ text, dynamic: text.startsWith('$'), glob: false }));
 
 describe('Bash rule content', () => {

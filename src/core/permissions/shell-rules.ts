@@ -7,7 +7,7 @@
  * A command is matched as its words joined by single spaces (quotes removed). Words only known at run
  * time make a match uncertain: `maybe` means some value of them would match.
  */
-import type { ShellWordInfo } from './types.ts';
+import type { ShellWord } from './types.ts';
 
 export type RuleMatch = 'yes' | 'maybe' | 'no';
 
@@ -122,7 +122,7 @@ function prefixMatch(pattern: ShellPattern, prefix: string): RuleMatch {
  * Matches one form of a command (its words) against a Bash rule's content. Static words: 'yes' or
  * 'no'. With run-time words: 'yes' only when every value matches, 'maybe' when some value could.
  */
-export function matchShellRule(content: string, words: readonly ShellWordInfo[]): RuleMatch {
+export function matchShellRule(content: string, words: readonly ShellWord[]): RuleMatch {
   const pattern = compileShellPattern(content);
   const k = words.findIndex((w) => w.dynamic);
   if (k < 0) return patternMatchesText(pattern, words.map((w) => w.text).join(' ')) ? 'yes' : 'no';

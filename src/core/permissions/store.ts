@@ -1,7 +1,8 @@
 /**
  * The rules in force and where each came from: the embed config (host page, read-only here), the
- * user's settings (kept in IndexedDB through idb-keyval) and this session (answers to prompts). A
- * malformed rule is refused with its reason and never stops the others from working.
+ * user's settings (kept in IndexedDB through idb-keyval), the project's "allow always" answers (kept
+ * per project when a project storage is given) and this session (answers where nothing persists). A
+ * malformed rule is refused with its reason and shown, and never stops the others from working.
  */
 import { createStore, get, set, type UseStore } from 'idb-keyval';
 import { formatRule, ruleSetOf, rulesFromSet, validateRule } from './rules.ts';
@@ -40,6 +41,11 @@ export interface PermissionStoreOptions {
   embed?: PermissionRuleSet;
   /** Where settings rules persist; default IndexedDB when the environment has it, else nothing persists. */
   storage?: PermissionSettingsStorage | null;
+  /**
+   * Where this project's "allow always" rules persist (see src/agent/permission-store.ts); default
+   * none: they last for the session only.
+   */
+  projectStorage?: PermissionSettingsStorage | null;
   /** Tool names of this build (a rule naming "bash" is refused with "did you mean Bash?"). */
   knownTools?: readonly string[];
 }
@@ -59,9 +65,13 @@ export type AddRuleResult = { ok: true; rule: PermissionRule } | { ok: false; re
 export class PermissionStore {
   private embedRules: PermissionRule[] = [];
   private settingsRules: PermissionRule[] = [];
+  private projectRules: PermissionRule[] = [];
   private sessionRules: PermissionRule[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly storage: PermissionSettingsStorage | null;
+  private readonly projectStorage: PermissionSettingsStorage | null;
+  /** Rules an answer or a save could not keep (malformed, or storage failed), shown in the panel. */
+  refused: PermissionRuleProblem[] = [];
   private readonly knownTools?: readonly string[];
   /** Embed rules that were refused when the session started. */
   readonly embedProblems: PermissionRuleProblem[];
@@ -76,22 +86,33 @@ export class PermissionStore {
         : typeof indexedDB !== 'undefined'
           ? createIdbPermissionStorage()
           : null;
+    this.projectStorage = options.projectStorage ?? null;
     const embed = rulesFromSet(options.embed, 'embed', { knownTools: this.knownTools });
     this.embedRules = embed.rules;
     this.embedProblems = embed.problems;
   }
 
-  /** Every rule in force: embed, then settings, then session. */
+  /** Every rule in force: embed, then settings, then project, then session. */
   rules(): readonly PermissionRule[] {
-    return [...this.embedRules, ...this.settingsRules, ...this.sessionRules];
+    return [...this.embedRules, ...this.settingsRules, ...this.projectRules, ...this.sessionRules];
   }
 
   rulesOf(source: PermissionRuleSource): readonly PermissionRule[] {
-    return source === 'embed'
-      ? this.embedRules
-      : source === 'settings'
-        ? this.settingsRules
-        : this.sessionRules;
+    switch (source) {
+      case 'embed':
+        return this.embedRules;
+      case 'settings':
+        return this.settingsRules;
+      case 'project':
+        return this.projectRules;
+      case 'session':
+        return this.sessionRules;
+    }
+  }
+
+  /** True when "allow always" rules are kept for the project (else for this session). */
+  get persistsAllowAlways(): boolean {
+    return this.projectStorage !== null;
   }
 
   /** Texts of whole-tool deny rules: the tools they name are removed from the pool. */
@@ -117,22 +138,33 @@ export class PermissionStore {
     }
   }
 
-  /** Loads the settings rules from storage; malformed ones are skipped and reported. Never rejects. */
+  /**
+   * Loads the settings and project rules from storage; malformed ones are skipped and reported (they
+   * stay listed as refused). Never rejects.
+   */
   async load(): Promise<PermissionRuleProblem[]> {
-    if (!this.storage) return [];
-    let stored: unknown;
-    try {
-      stored = await this.storage.get(SETTINGS_RULES_KEY);
-    } catch (err) {
-      console.error('tabcode: permission settings could not be read', err);
-      return [];
-    }
-    const set = stored && typeof stored === 'object' ? (stored as PermissionRuleSet) : undefined;
-    const result = rulesFromSet(set, 'settings', { knownTools: this.knownTools });
-    this.settingsRules = result.rules;
-    this.loadProblems = result.problems;
+    const read = async (storage: PermissionSettingsStorage | null, source: 'settings' | 'project') => {
+      if (!storage) return { rules: [], problems: [] };
+      let stored: unknown;
+      try {
+        stored = await storage.get(SETTINGS_RULES_KEY);
+      } catch (err) {
+        console.error(`tabcode: ${source} permission rules could not be read`, err);
+        const reason = `The stored ${source} rules could not be read: ${String(err)}`;
+        return { rules: [], problems: [{ rule: `(${source} rules)`, behavior: 'allow' as const, reason }] };
+      }
+      const set = stored && typeof stored === 'object' ? (stored as PermissionRuleSet) : undefined;
+      return rulesFromSet(set, source, { knownTools: this.knownTools });
+    };
+    const [settings, project] = await Promise.all([
+      read(this.storage, 'settings'),
+      read(this.projectStorage, 'project'),
+    ]);
+    this.settingsRules = settings.rules;
+    this.projectRules = project.rules;
+    this.loadProblems = [...settings.problems, ...project.problems];
     this.changed();
-    return result.problems;
+    return this.loadProblems;
   }
 
   /**
@@ -162,7 +194,58 @@ export class PermissionStore {
     return this.saveSettings({ ...current, [behavior]: current[behavior].filter((t) => t !== target) });
   }
 
-  /** Adds a rule for this session only (e.g. "allow always" at a prompt). */
+  /**
+   * "Allow always" at a prompt: the rule is kept for the project when a project storage is given (it
+   * applies at once; saving happens in the background and a failure is listed as refused), else for
+   * this session. A malformed rule is refused (listed) and changes nothing.
+   */
+  addAllowAlwaysRule(text: string): AddRuleResult {
+    const parsed = validateRule(text, { knownTools: this.knownTools });
+    if (!parsed.ok) {
+      this.refuse({ rule: text, behavior: 'allow', reason: parsed.reason });
+      return parsed;
+    }
+    if (!this.projectStorage) return this.addSessionRule('allow', text);
+    const rule: PermissionRule = {
+      source: 'project',
+      behavior: 'allow',
+      value: parsed.value,
+      text: formatRule(parsed.value),
+    };
+    if (!this.projectRules.some((r) => r.behavior === 'allow' && r.text === rule.text)) {
+      this.projectRules = [...this.projectRules, rule];
+      this.changed();
+      this.saveProject().catch((err: unknown) =>
+        this.refuse({
+          rule: rule.text,
+          behavior: 'allow',
+          reason: `It applies now but could not be saved: ${String(err)}`,
+        }),
+      );
+    }
+    return { ok: true, rule };
+  }
+
+  /** Removes a project rule (by its text) and saves the rest. Rejects only when storage fails. */
+  async removeProjectRule(behavior: PermissionBehavior, text: string): Promise<void> {
+    const target = canonical(text);
+    const next = this.projectRules.filter((r) => !(r.behavior === behavior && r.text === target));
+    if (next.length === this.projectRules.length) return;
+    this.projectRules = next;
+    this.changed();
+    await this.saveProject();
+  }
+
+  private async saveProject(): Promise<void> {
+    if (this.projectStorage) await this.projectStorage.set(SETTINGS_RULES_KEY, ruleSetOf(this.projectRules));
+  }
+
+  private refuse(problem: PermissionRuleProblem): void {
+    this.refused = [...this.refused.filter((p) => p.rule !== problem.rule), problem];
+    this.changed();
+  }
+
+  /** Adds a rule for this session only (e.g. "allow always" where nothing persists). */
   addSessionRule(behavior: PermissionBehavior, text: string): AddRuleResult {
     const parsed = validateRule(text, { knownTools: this.knownTools });
     if (!parsed.ok) return parsed;

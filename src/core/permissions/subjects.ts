@@ -3,15 +3,21 @@
  * treated as "maybe") and shell sub-commands (every form of each, see shell-rules.ts).
  */
 import picomatch from 'picomatch';
+import { cdpathSearched } from '../../shell/index.ts';
 import { fileRuleMatches, isInside, relativeInside, resolvePath, ruleBase } from './paths.ts';
 import { matchShellRule, type RuleMatch } from './shell-rules.ts';
-import type { PermissionRule, ShellPathRef, ShellSubcommand } from './types.ts';
+import type { PermissionRule, ShellCommand, ShellPathRef } from './types.ts';
 
 /** Where paths resolve. */
 export interface PathEnv {
   root: string;
   cwd: string;
+  /** Where `~` leads: for file rules (`~/x`) and tools; see `shellHome` for shell commands. */
   home: string;
+  /** Where `~` leads in the shell command, or null when the line or session leaves HOME unknown. */
+  shellHome?: string | null;
+  /** CDPATH may redirect a relative `cd`. */
+  cdpath?: boolean;
   /** Real paths (symlinks followed) of the paths a call touches: deny and ask rules match them too. */
   real?: ReadonlyMap<string, string>;
 }
@@ -25,12 +31,19 @@ export function withReal(abs: string, env: PathEnv): string[] {
 /** Most directories a line's `cd`s may leave a command in before the engine gives up (unknown). */
 const MAX_CWDS = 64;
 
+/** HOME for shell paths: the session's, unless the line may change it. */
+const shellHomeOf = (env: PathEnv): string | null => (env.shellHome === undefined ? env.home : env.shellHome);
+
 /** The directories a command may run in, given the `cd`s before it (null: unknown). */
 export function candidateCwds(env: PathEnv, trail: readonly string[] | null): string[] | null {
   if (trail === null) return null;
+  const home = shellHomeOf(env);
   let set = [env.cwd];
   for (const target of trail) {
-    set = [...new Set([...set, ...set.map((c) => resolvePath(c, target, env.home))])];
+    // `cd` alone or `cd ~/x` follows HOME; a relative target may follow CDPATH.
+    if ((target === '~' || target.startsWith('~/')) && home === null) return null;
+    if (env.cdpath && cdpathSearched(target)) return null;
+    set = [...new Set([...set, ...set.map((c) => resolvePath(c, target, home ?? env.home))])];
     if (set.length > MAX_CWDS) return null;
   }
   return set;
@@ -40,9 +53,15 @@ export function candidateCwds(env: PathEnv, trail: readonly string[] | null): st
 export function resolveRef(env: PathEnv, ref: ShellPathRef): string[] | null {
   if (ref.dynamic) return null;
   const t = ref.text;
-  if (t.startsWith('/') || t === '~' || t.startsWith('~/')) return [resolvePath(env.cwd, t, env.home)];
+  if (ref.tilde && (t === '~' || t.startsWith('~/'))) {
+    const home = shellHomeOf(env);
+    return home === null ? null : [resolvePath(env.cwd, t, home)];
+  }
+  // A `~` that is not an expansion (quoted) is a file or directory named `~`.
+  const plain = t.startsWith('~') ? `./${t}` : t;
+  if (plain.startsWith('/')) return [resolvePath(env.cwd, plain, env.home)];
   const cwds = candidateCwds(env, ref.cdTrail);
-  return cwds ? [...new Set(cwds.map((c) => resolvePath(c, t, env.home)))] : null;
+  return cwds ? [...new Set(cwds.map((c) => resolvePath(c, plain, env.home)))] : null;
 }
 
 const GLOB_CHARS = /[*?[]/;
@@ -93,14 +112,14 @@ function globMayMatch(content: string, abs: string, env: PathEnv, ignoreCase: bo
 
 /**
  * How a file rule matches a path reference of a shell command: 'maybe' when the path is only known at
- * run time, is a glob that may expand to a matching path, or is a tree a recursive command goes through.
+ * run time, is a glob that may expand to a matching path, is a tree a recursive command goes through,
+ * or is a word the analysis only thinks may be a file (`ref.sure` false).
  */
 export function fileRuleMatchesRef(
   rule: PermissionRule,
   ref: ShellPathRef,
   env: PathEnv,
   ignoreCase: boolean,
-  recursive = false,
 ): RuleMatch {
   const content = rule.value.ruleContent;
   if (content === undefined) return 'yes';
@@ -108,40 +127,46 @@ export function fileRuleMatchesRef(
   if (paths === null) return 'maybe';
   let result: RuleMatch = 'no';
   for (const abs of paths.flatMap((p) => withReal(p, env))) {
-    if (fileRuleMatches(content, abs, { ...env, ignoreCase, directory: recursive })) return 'yes';
+    if (fileRuleMatches(content, abs, { ...env, ignoreCase, directory: ref.recursive })) {
+      if (ref.sure) return 'yes';
+      result = 'maybe';
+    }
     if (ref.glob && globMayMatch(content, abs, env, ignoreCase)) result = 'maybe';
-    if (recursive && ruleMayMatchBelow(content, abs, env)) result = 'maybe';
+    if (ref.recursive && ruleMayMatchBelow(content, abs, env)) result = 'maybe';
   }
   return result;
 }
 
-/** The strongest match of `rules` against a sub-command's forms, and the rule that gave it. */
+/**
+ * The strongest match of `rules` against a command's forms, and the rule that gave it: 'yes' only on a
+ * form that surely runs; a match on a form that only looks like it (`docker rm`) is 'maybe'.
+ */
 export function matchCommand(
   rules: readonly PermissionRule[],
-  sub: ShellSubcommand,
+  command: ShellCommand,
 ): { match: RuleMatch; rule?: PermissionRule } {
   let maybe: PermissionRule | undefined;
   for (const rule of rules) {
     const content = rule.value.ruleContent;
     if (content === undefined) return { match: 'yes', rule };
-    for (const form of sub.denyForms) {
-      const m = matchShellRule(content, form);
-      if (m === 'yes') return { match: 'yes', rule };
-      if (m === 'maybe') maybe ??= rule;
+    for (const form of command.forms) {
+      const m = matchShellRule(content, form.words);
+      if (m === 'yes' && form.sure) return { match: 'yes', rule };
+      if (m !== 'no') maybe ??= rule;
     }
   }
   return maybe ? { match: 'maybe', rule: maybe } : { match: 'no' };
 }
 
-/** True when an allow rule matches one of the texts a sub-command may be allowed by. */
+/** The allow rule matching one of the texts a command may be allowed by (exact text: no look-alikes). */
 export function allowRuleFor(
   rules: readonly PermissionRule[],
-  sub: ShellSubcommand,
+  command: ShellCommand,
 ): PermissionRule | undefined {
   return rules.find((rule) => {
     const content = rule.value.ruleContent;
     if (content === undefined) return true;
-    return sub.allowTexts.some(
+    return command.allowTexts.some(
       (text) => matchShellRule(content, [{ text, dynamic: false, glob: false }]) === 'yes',
     );
   });

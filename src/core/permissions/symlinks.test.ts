@@ -31,14 +31,18 @@ async function call(name: string, input: unknown, mode: PermissionMode, set: Per
   expect(problems).toEqual([]);
   const events: QueryEvent[] = [];
   const ctx = createToolUseContext({ sandbox, options: { permissionMode: mode, tools } });
-  const outcome = await runToolCall(prepareCall({ type: 'tool_use', id: 't1', name, input }, tools), ctx, {
-    tools,
-    canUseTool: createCanUseTool({ getRules: () => rules }),
-    emit: (e) => {
-      events.push(e);
-      if (e.type === 'permission-request') e.respond({ decision: 'deny' });
+  const outcome = await runToolCall(
+    await prepareCall({ type: 'tool_use', id: 't1', name, input }, tools),
+    ctx,
+    {
+      tools,
+      canUseTool: createCanUseTool({ getRules: () => rules }),
+      emit: (e) => {
+        events.push(e);
+        if (e.type === 'permission-request') e.respond({ decision: 'deny' });
+      },
     },
-  });
+  );
   const prompted = events.some((e) => e.type === 'permission-request');
   const ran = events.some((e) => e.type === 'tool-run-start');
   return {

@@ -1,4 +1,7 @@
 /** Permission types shared by tools, the loop and the UI. The evaluation engine lives beside this file. */
+import type { ShellAnalysis, ShellSessionState } from '../../shell/index.ts';
+
+export type { ShellAnalysis, ShellCommand, ShellForm, ShellPathRef, ShellWord } from '../../shell/index.ts';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk';
 
@@ -31,6 +34,13 @@ export interface PermissionContext {
    * deny and ask file rules match both the path as written and the real path.
    */
   realpath?: (abs: string) => Promise<string>;
+  /**
+   * The shell session Bash commands run in (the sandbox's shellState): its cwd and the variables it
+   * carries (HOME, CDPATH, PATH, BASH_ENV). Without it, `~` is `home` and the session is assumed plain.
+   */
+  shell?: ShellSessionState;
+  /** PATH directories whose programs the sandbox provides (besides the system ones). */
+  trustedPath?: readonly string[];
 }
 
 /** What a rule does when it matches. */
@@ -39,12 +49,18 @@ export type PermissionBehavior = 'allow' | 'deny' | 'ask';
 export const PERMISSION_BEHAVIORS: readonly PermissionBehavior[] = ['deny', 'ask', 'allow'];
 
 /**
- * Where a rule came from: `session` (answers to prompts, gone on reload), `settings` (the user's rules,
- * kept in IndexedDB), `embed` (the host page's config when tabcode is embedded).
+ * Where a rule came from: `session` (answers to prompts where nothing persists, gone on reload),
+ * `project` ("allow always" answers, kept per project in IndexedDB), `settings` (the user's rules, kept
+ * in IndexedDB), `embed` (the host page's config when tabcode is embedded).
  */
-export type PermissionRuleSource = 'session' | 'settings' | 'embed';
+export type PermissionRuleSource = 'session' | 'project' | 'settings' | 'embed';
 
-export const PERMISSION_RULE_SOURCES: readonly PermissionRuleSource[] = ['embed', 'settings', 'session'];
+export const PERMISSION_RULE_SOURCES: readonly PermissionRuleSource[] = [
+  'embed',
+  'settings',
+  'project',
+  'session',
+];
 
 /** A parsed rule: `Tool` (no content: every call of the tool) or `Tool(content)`. */
 export interface PermissionRuleValue {
@@ -77,7 +93,7 @@ export interface PermissionRuleProblem {
 
 // ---------------------------------------------------------------------------------------------------
 // Matchers: plain data a tool's `preparePermissionMatcher` hands the engine (the engine never parses
-// shell or imports tools).
+// shell itself or imports tools).
 
 /** A file a tool reads or writes, as the model gave it (relative to the cwd, absolute, or `~/`). */
 export interface FilePermissionMatcher {
@@ -93,75 +109,12 @@ export interface FilePermissionMatcher {
   readsContents?: boolean;
 }
 
-/** One shell word after quote removal. */
-export interface ShellWordInfo {
-  /** The text after quote removal; run-time parts appear as written (`$HOME`, `$(...)`). */
-  text: string;
-  /** Part of the word is only known at run time (parameter, command, arithmetic or brace expansion). */
-  dynamic: boolean;
-  /** Contains an unquoted glob (`*`, `?`, `[`), which may expand into other words. */
-  glob: boolean;
-}
-
-/** A path a shell command uses. */
-export interface ShellPathRef {
-  text: string;
-  dynamic: boolean;
-  glob: boolean;
-  /**
-   * Static `cd` targets that may have run before this command in its scope, in order (each may or may
-   * not have run); null when a `cd` went somewhere only known at run time.
-   */
-  cdTrail: readonly string[] | null;
-}
-
-/** One command a shell line runs (compound lines, substitutions and nested scripts are split). */
-export interface ShellSubcommand {
-  /** Source text, for messages. */
-  source: string;
-  /** What runs after wrappers (`env`, `command`, `timeout`, `xargs`...) are removed. Empty: redirections only. */
-  words: readonly ShellWordInfo[];
-  /**
-   * Texts allow rules match (words joined by single spaces): as written, and unwrapped when the wrappers
-   * change nothing (`timeout 60 npm test` → `npm test`). Empty when no allow rule may match (run-time
-   * words, variable assignments).
-   */
-  allowTexts: readonly string[];
-  /** Every form deny and ask rules are matched against (as written, unwrapped, basename, look-alikes folded...). */
-  denyForms: readonly (readonly ShellWordInfo[])[];
-  /** The program and its arguments cannot change files or run other commands (redirections aside). */
-  readOnly: boolean;
-  /** Why it is not read-only. */
-  reason?: string;
-  /** Runs code the analysis cannot see (a script file, standard input, eval of run-time text). */
-  opaque: boolean;
-  /**
-   * Only runs the sub-commands listed after it (`bash -c 'a; b'`, `eval 'a'`): it needs no allow rule
-   * of its own, though deny and ask rules still apply to it.
-   */
-  container?: boolean;
-  /** mkdir, touch, mv, cp or rm: a file-only command acceptEdits may allow on workspace paths. */
-  fileOnly: boolean;
-  /** Reads or changes whole directory trees (`grep -r`, `rg`, `cp -r`, `rm -r`, `find`, `tar`...). */
-  recursive?: boolean;
-  /** Files written through redirections (`>`, `>>`, `&>`...). */
-  writes: readonly ShellPathRef[];
-  /** Files read through redirections (`<`). */
-  reads: readonly ShellPathRef[];
-  /** Arguments that may name files (for file rules, safety paths and acceptEdits). */
-  paths: readonly ShellPathRef[];
-}
-
-/** What Bash hands the engine: the parsed command line split into sub-commands. */
-export interface BashPermissionMatcher {
+/**
+ * What Bash hands the engine: the shell analysis of its command (src/shell), made once when the call
+ * was prepared.
+ */
+export interface BashPermissionMatcher extends ShellAnalysis {
   kind: 'bash';
-  command: string;
-  /** False when the line could not be parsed: the engine asks. */
-  parsed: boolean;
-  parseError?: string;
-  subcommands: readonly ShellSubcommand[];
-  /** Every sub-command is read-only and nothing is written. */
-  readOnly: boolean;
 }
 
 export type PermissionMatcher = FilePermissionMatcher | BashPermissionMatcher;

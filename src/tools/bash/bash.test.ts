@@ -115,17 +115,31 @@ describe('BashTool', () => {
     expect(effectiveTimeout(500)).toBe(500);
   });
 
-  it('is read-only and concurrency-safe only for read-only commands', async () => {
-    expect(BashTool.isReadOnly({ command: 'ls -la && git status' })).toBe(true);
-    expect(BashTool.isConcurrencySafe({ command: 'cat a.txt | wc -l' })).toBe(true);
-    expect(BashTool.isReadOnly({ command: 'echo hi > a.txt' })).toBe(false);
-    expect(BashTool.isConcurrencySafe({ command: 'cd src' })).toBe(false);
+  it('is read-only and concurrency-safe only when its one analysis says so', async () => {
+    const judge = async (command: string) => {
+      const input = { command };
+      const analysis = await BashTool.preparePermissionMatcher?.(input);
+      return {
+        readOnly: BashTool.isReadOnly(input, analysis),
+        concurrencySafe: BashTool.isConcurrencySafe(input, analysis),
+        destructive: BashTool.isDestructive(input, analysis),
+        programs: analysis?.commands.map((c) => c.words[0]?.text),
+      };
+    };
+    expect(await judge('ls -la && git status')).toMatchObject({ readOnly: true, concurrencySafe: true });
+    expect(await judge('cat a.txt | wc -l')).toMatchObject({ readOnly: true, concurrencySafe: true });
+    expect(await judge('echo hi > a.txt')).toMatchObject({ readOnly: false, destructive: true });
+    // cd changes no file, but moves the session: read-only, not safe beside other calls.
+    expect(await judge('cd src')).toMatchObject({ readOnly: true, concurrencySafe: false });
+    expect(await judge('npm test && ls')).toMatchObject({ readOnly: false, programs: ['npm', 'ls'] });
+    expect(await judge('rm -rf build')).toMatchObject({ destructive: true });
+    expect(await judge('ls -la')).toMatchObject({ destructive: false });
+    // Without the analysis nothing is proven.
+    expect(BashTool.isReadOnly({ command: 'ls' })).toBe(false);
+    expect(BashTool.isConcurrencySafe({ command: 'ls' })).toBe(false);
+    expect(BashTool.isDestructive({ command: 'ls' })).toBe(true);
     expect(BashTool.isReadOnly()).toBe(false);
     expect(BashTool.interruptBehavior()).toBe('abort');
-    const matcher = await BashTool.preparePermissionMatcher?.({ command: 'npm test && ls' });
-    expect(matcher?.subcommands.map((c) => c.words[0]?.text)).toEqual(['npm', 'ls']);
-    expect(BashTool.isDestructive({ command: 'rm -rf build' })).toBe(true);
-    expect(BashTool.isDestructive({ command: 'ls -la' })).toBe(false);
   });
 
   it('passes permission decisions to the rules and mode', async () => {

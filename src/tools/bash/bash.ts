@@ -1,14 +1,14 @@
 /**
  * Bash: runs a command in the sandbox's shell session (cwd and exported variables persist between
- * calls). Read-only commands (see command-classify.ts) are concurrency-safe; everything else runs alone.
+ * calls). The command is analysed once when the call is prepared (src/shell): that analysis is the
+ * permission matcher, and says whether the call is read-only and concurrency-safe.
  */
 import { z } from 'zod';
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS } from '../../core/constants.ts';
 import type { BashPermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, type ToolResultBlockParam } from '../../core/tool.ts';
 import { capOutput } from '../../sandbox/sandbox.ts';
-import { isDestructiveCommand, isReadOnlyCommand } from '../shared/command-classify.ts';
-import { analyzeShellCommand } from '../shared/shell-analysis.ts';
+import { analyzeShell } from '../../shell/index.ts';
 import promptText from './prompt.md?raw';
 
 const PROMPT = promptText
@@ -96,7 +96,7 @@ export function formatBashResult(output: BashOutput): { text: string; isError: b
   return { text: parts.join('\n') || '(No output)', isError };
 }
 
-export const BashTool = buildTool<typeof inputSchema, BashOutput, Promise<BashPermissionMatcher>>({
+export const BashTool = buildTool<typeof inputSchema, BashOutput, BashPermissionMatcher>({
   name: 'Bash',
   searchHint: 'shell terminal command run execute',
   inputSchema,
@@ -153,13 +153,14 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, Promise<BashPe
     };
   },
 
-  /** No opinion of its own: the engine checks every sub-command of the parsed line (shell-analysis.ts). */
+  /** No opinion of its own: the engine checks every command of the analysed line. */
   checkPermissions: async () => ({ behavior: 'passthrough' }),
-  preparePermissionMatcher: (input) => analyzeShellCommand(input.command),
-  isReadOnly: (input) => (input ? !input.run_in_background && isReadOnlyCommand(input.command) : false),
-  isDestructive: (input) => (input ? isDestructiveCommand(input.command) : true),
-  isConcurrencySafe: (input) =>
-    input ? !input.run_in_background && isReadOnlyCommand(input.command) : false,
+  preparePermissionMatcher: async (input) => ({ kind: 'bash', ...(await analyzeShell(input.command)) }),
+  // Without the analysis nothing is proven: not read-only, destructive, not safe beside others.
+  isReadOnly: (input, analysis) => input?.run_in_background !== true && analysis?.readOnly === true,
+  isDestructive: (input, analysis) => input === undefined || analysis === undefined || analysis.destructive,
+  isConcurrencySafe: (input, analysis) =>
+    input?.run_in_background !== true && analysis?.concurrencySafe === true,
   interruptBehavior: () => 'abort',
 
   renderToolUseMessage: (input) => ({

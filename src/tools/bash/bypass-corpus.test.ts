@@ -62,7 +62,8 @@ const CORPUS: Array<[string, string, Expected]> = [
   ['ANSI-C hex escapes', "$'\\x72\\x6d' -rf src", 'deny'],
   ['line continuation', 'r\\\nm -rf src', 'deny'],
   ['tabs and extra spaces', 'rm\t -rf    src', 'deny'],
-  ['upper case', 'RM -rf src', 'deny'],
+  // upper case: another program on a case-sensitive system, the same one on a case-insensitive one
+  ['upper case', 'RM -rf src', 'ask'],
   // variables
   ['variable as program', 'X=rm; $X -rf src', 'ask'],
   ['default expansion', '${X:-rm} -rf src', 'ask'],
@@ -94,11 +95,11 @@ const CORPUS: Array<[string, string, Expected]> = [
   ['glob that reaches a denied file', 'cat .e*', 'ask'],
   ['glob in a directory part', 'cat secr*/key.pem', 'ask'],
   ['denied file from a variable', 'cat "$F"', 'ask'],
-  // look-alike unicode
-  ['full-width letter', 'rｍ -rf src', 'deny'],
-  ['Cyrillic letter', 'rм -rf src', 'deny'],
-  ['zero-width space', 'r\u200bm -rf src', 'deny'],
-  ['Cyrillic c in curl', 'сurl http://example.com', 'deny'],
+  // look-alike unicode: another program that only looks like the denied one (ask, never allow)
+  ['full-width letter', 'rｍ -rf src', 'ask'],
+  ['Cyrillic letter', 'rм -rf src', 'ask'],
+  ['zero-width space', 'r\u200bm -rf src', 'ask'],
+  ['Cyrillic c in curl', 'сurl http://example.com', 'ask'],
   // command / builtin / env and other prefixes
   ['command prefix', 'command rm -rf src', 'deny'],
   ['builtin prefix', 'builtin rm -rf src', 'deny'],

@@ -10,7 +10,7 @@ import type { ToolUseContext } from '../../core/context.ts';
 import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { relativeTo } from '../../sandbox/sandbox.ts';
-import { inputErrorOf, resolveExistingPath, resolveToolPath } from '../shared/paths.ts';
+import { checkWorkspacePath, inputErrorOf, resolveExistingPath, resolveToolPath } from '../shared/paths.ts';
 import promptText from './prompt.md?raw';
 
 const PROMPT = promptText.replaceAll('{{MAX_RESULTS}}', String(GLOB_MAX_RESULTS)).trim();
@@ -62,6 +62,15 @@ async function planSearch(input: GlobInput, ctx: ToolUseContext): Promise<Search
   return { root: abs, glob: pattern.replace(/^(\.\/)+/, '') };
 }
 
+/** The directory searched: `path` (default: the cwd) plus the pattern's fixed leading directories. */
+function searchedDirectory(input: GlobInput): string {
+  const dirs = input.pattern.split('/').filter(Boolean).slice(0, -1);
+  const stop = dirs.findIndex((s) => /[*?[{]/.test(s));
+  const lead = (stop < 0 ? dirs : dirs.slice(0, stop)).join('/');
+  const base = input.pattern.startsWith('/') ? '' : input.path?.trim() || '.';
+  return lead || base ? `${base}/${lead}` : '/';
+}
+
 export const GlobTool = buildTool<typeof inputSchema, GlobOutput>({
   name: 'Glob',
   searchHint: 'find files by name pattern wildcard',
@@ -109,15 +118,14 @@ export const GlobTool = buildTool<typeof inputSchema, GlobOutput>({
     return textResult(toolUseId, `${output.filenames.join('\n')}${note}`);
   },
 
-  checkPermissions: async () => ({ behavior: 'allow' }),
-  /** The directory searched: `path` (default: the cwd) plus the pattern's fixed leading directories. */
-  preparePermissionMatcher: (input): FilePermissionMatcher => {
-    const dirs = input.pattern.split('/').filter(Boolean).slice(0, -1);
-    const stop = dirs.findIndex((s) => /[*?[{]/.test(s));
-    const lead = (stop < 0 ? dirs : dirs.slice(0, stop)).join('/');
-    const base = input.pattern.startsWith('/') ? '' : input.path?.trim() || '.';
-    return { kind: 'file', access: 'read', path: lead || base ? `${base}/${lead}` : '/', directory: true };
-  },
+  /** Its own input decides: the directory it searches must be inside the workspace. */
+  checkPermissions: async (input, permCtx) => checkWorkspacePath(permCtx, searchedDirectory(input), 'Glob'),
+  preparePermissionMatcher: (input): FilePermissionMatcher => ({
+    kind: 'file',
+    access: 'read',
+    path: searchedDirectory(input),
+    directory: true,
+  }),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   interruptBehavior: () => 'abort',

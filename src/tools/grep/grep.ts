@@ -9,7 +9,7 @@ import type { ToolUseContext } from '../../core/context.ts';
 import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { relativeTo } from '../../sandbox/sandbox.ts';
-import { displayPath, inputErrorOf, resolveExistingPath } from '../shared/paths.ts';
+import { checkWorkspacePath, displayPath, inputErrorOf, resolveExistingPath } from '../shared/paths.ts';
 import promptText from './prompt.md?raw';
 import {
   buildFileFilter,
@@ -273,7 +273,8 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
     return textResult(toolUseId, `${head}\n${output.filenames.join('\n')}`);
   },
 
-  checkPermissions: async () => ({ behavior: 'allow' }),
+  /** Its own input decides: the path it searches must be inside the workspace. */
+  checkPermissions: async (input, permCtx) => checkWorkspacePath(permCtx, input.path?.trim() || '.', 'Grep'),
   preparePermissionMatcher: (input): FilePermissionMatcher => ({
     kind: 'file',
     access: 'read',

@@ -3,6 +3,7 @@
  * paths compactly.
  */
 import type { ToolUseContext } from '../../core/context.ts';
+import type { PermissionContext, PermissionResult } from '../../core/permissions/types.ts';
 import { ToolInputError } from '../../core/tool.ts';
 import { type FileStat, relativeTo, resolveInside, SandboxError } from '../../sandbox/sandbox.ts';
 
@@ -86,4 +87,23 @@ export function displayPath(cwd: string, abs: string): string {
   const rel = relativeTo(cwd, abs);
   if (rel === '') return '.';
   return rel === abs ? abs : rel;
+}
+
+/**
+ * A tool's own permission check of a path it reads (Read, Glob, Grep): allowed inside the workspace
+ * (rules were checked before), denied outside it with the reason. Never throws.
+ */
+export function checkWorkspacePath(
+  permCtx: PermissionContext,
+  path: string | undefined,
+  what: string,
+): PermissionResult {
+  if (path === undefined || path.trim() === '') return { behavior: 'allow' };
+  try {
+    resolveInside(permCtx.root, permCtx.cwd, path);
+    return { behavior: 'allow' };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { behavior: 'deny', message: `${what} cannot search there: ${reason}` };
+  }
 }

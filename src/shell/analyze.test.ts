@@ -1,12 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell commands, not templates
 import { describe, expect, it } from 'vitest';
-import { analyzeShellCommand } from './shell-analysis.ts';
+import { analyzeShell as analyzeShellCommand } from './analyze.ts';
 
 /** The programs a line runs, in the order the analysis lists them (nested scripts before their host). */
 async function programs(command: string): Promise<string[]> {
   const m = await analyzeShellCommand(command);
   expect(m.parsed, m.parseError).toBe(true);
-  return m.subcommands.map((s) => s.words.map((w) => (w.dynamic ? '<?>' : w.text)).join(' '));
+  return m.commands.map((s) => s.words.map((w) => (w.dynamic ? '<?>' : w.text)).join(' '));
 }
 
 describe('splitting a command line into what it runs', () => {
@@ -30,8 +30,8 @@ describe('splitting a command line into what it runs', () => {
     ["alias x='a | b'", ['a', 'b', 'alias x=a | b']],
     ['command a; builtin b; env c; timeout 5 d; nice -n 2 e; nohup f', ['a', 'b', 'c', 'd', 'e', 'f']],
     ['sudo -u me env FOO=1 a x', ['a x']],
-    ['ls | xargs -n1 a', ['ls', 'a <?>']],
-    ['ls | xargs -I{} a {} b', ['ls', 'a <?> b']],
+    ['ls | xargs -n1 a', ['ls', 'a <?>', 'xargs -n1 a']],
+    ['ls | xargs -I{} a {} b', ['ls', 'a <?> b', 'xargs -I{} a {} b']],
     ['echo $((1 + $(a)))', ['a', 'echo <?>']],
     ['ls # ; a', ['ls']],
   ])('%j', async (command, expected) => {
@@ -49,7 +49,7 @@ describe('splitting a command line into what it runs', () => {
     ]) {
       const m = await analyzeShellCommand(command);
       expect(
-        m.subcommands.some((s) => s.opaque),
+        m.commands.some((s) => s.opaque),
         command,
       ).toBe(true);
       expect(m.readOnly).toBe(false);
@@ -70,11 +70,14 @@ describe('what a command touches', () => {
     const m = await analyzeShellCommand(
       'a > out 2>&1; b >> log 2>/dev/null; c &> all; d < in; e >&2; f >| x',
     );
-    const writes = m.subcommands.flatMap((s) => s.writes.map((w) => w.text));
-    expect(writes).toEqual(['out', 'log', 'all', 'x']);
-    expect(m.subcommands.flatMap((s) => s.reads.map((r) => r.text))).toEqual(['in']);
+    const redirects = (access: string) =>
+      m.commands.flatMap((s) => s.paths.filter((p) => p.redirect && p.access === access).map((p) => p.text));
+    expect(redirects('write')).toEqual(['out', 'log', 'all', 'x']);
+    expect(redirects('read')).toEqual(['in']);
     const compound = await analyzeShellCommand('{ ls; } > listing.txt');
-    expect(compound.subcommands.flatMap((s) => s.writes.map((w) => w.text))).toEqual(['listing.txt']);
+    expect(
+      compound.commands.flatMap((s) => s.paths.filter((p) => p.access === 'write').map((w) => w.text)),
+    ).toEqual(['listing.txt']);
     expect(compound.readOnly).toBe(false);
   });
 
@@ -92,7 +95,7 @@ describe('what a command touches', () => {
   it('file arguments, with the cd targets that may have moved the command', async () => {
     const m = await analyzeShellCommand('cd src && rm a.ts; (cd /tmp); cp b c; cd $X; touch d');
     const byProgram = Object.fromEntries(
-      m.subcommands
+      m.commands
         .filter((s) => s.words.length > 0)
         .map((s) => [s.words[0].text, s.paths.map((p) => [p.text, p.cdTrail])]),
     );
@@ -103,20 +106,20 @@ describe('what a command touches', () => {
     ]);
     expect(byProgram.touch).toEqual([['d', null]]);
     const grep = await analyzeShellCommand('grep -rn pattern src');
-    expect(grep.subcommands[0].paths.map((p) => p.text)).toEqual(['src']);
-    expect(grep.subcommands[0].recursive).toBe(true);
+    expect(grep.commands[0].paths.map((p) => p.text)).toEqual(['src']);
+    expect(grep.commands[0].paths[0].recursive).toBe(true);
     const echo = await analyzeShellCommand('echo .env');
-    expect(echo.subcommands[0].paths).toEqual([]);
+    expect(echo.commands[0].paths).toEqual([]);
   });
 
   it('file-only commands and allow texts', async () => {
     const m = await analyzeShellCommand('timeout 60 npm test && mkdir -p out && FOO=1 make && npm run $T');
-    expect(m.subcommands.map((s) => s.allowTexts)).toEqual([
+    expect(m.commands.map((s) => s.allowTexts)).toEqual([
       ['timeout 60 npm test', 'npm test'],
       ['mkdir -p out'],
       [],
       [],
     ]);
-    expect(m.subcommands.map((s) => s.fileOnly)).toEqual([false, true, false, false]);
+    expect(m.commands.map((s) => s.fileOnly)).toEqual([false, true, false, false]);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * Commands that run other commands: wrappers (`env`, `command`, `timeout`, `nice`, `sudo`, `xargs`...),
- * `find -exec`, and inline code of interpreters. Pure functions over quote-removed words, used by the
- * permission matcher (shell-analysis.ts) to find what finally runs.
+ * `find -exec`, shells and interpreters. Pure functions over quote-removed words, used by the walker to
+ * find what finally runs.
  */
-import type { ShellWordInfo } from '../../core/permissions/types.ts';
+import type { PathAccess, ShellWord } from './types.ts';
 
 /** What a wrapper chain finally runs. */
 export interface Unwrapped {
   /** The command that runs (program first); empty when the wrapper runs nothing (`env`, `command -v x`). */
-  words: ShellWordInfo[];
+  words: ShellWord[];
   /** Every wrapper leaves what runs unchanged (command, builtin, exec, nohup, nice, timeout, stdbuf, time). */
   transparent: boolean;
   /** A wrapper changes the environment (`env NAME=value`, `env -i`, `sudo`). */
@@ -16,28 +16,41 @@ export interface Unwrapped {
   /** Only looks a command up (`command -v`, `command -V`). */
   lookup: boolean;
   /** `env -C dir`: the directory the command runs in. */
-  chdir?: ShellWordInfo;
+  chdir?: ShellWord;
   /** `env -S "text"`: a command line to parse (followed by the remaining words). */
-  splitString?: ShellWordInfo;
+  splitString?: ShellWord;
   /** `xargs`: the command gets more arguments at run time. */
   xargs: boolean;
+  /** Files the wrappers themselves use (`time -o FILE`, `xargs -a FILE`). */
+  paths: Array<{ word: ShellWord; access: PathAccess }>;
 }
 
-const DYNAMIC: ShellWordInfo = { text: '…', dynamic: true, glob: false };
+const DYNAMIC: ShellWord = { text: '…', dynamic: true, glob: false };
 
 interface OptionSpec {
   /** Short options that take a value (the rest of the cluster, or the next word). */
   short: string;
   /** Long options that take a value in the next word when written without `=`. */
   long: readonly string[];
+  /** Options whose value is a file, and how it is used. */
+  files?: Record<string, PathAccess>;
 }
 
 /**
  * Index of the first word after the options starting at `start`. A run-time word stops the scan (it is
  * then taken as the program, which only known at run time).
  */
-function skipOptions(words: readonly ShellWordInfo[], start: number, spec: OptionSpec): number {
+function skipOptions(
+  words: readonly ShellWord[],
+  start: number,
+  spec: OptionSpec,
+  paths?: Unwrapped['paths'],
+): number {
   let i = start;
+  const file = (option: string, word: ShellWord | undefined) => {
+    const access = spec.files?.[option];
+    if (access && word && paths) paths.push({ word, access });
+  };
   while (i < words.length) {
     const w = words[i];
     if (w.dynamic) return i;
@@ -45,14 +58,20 @@ function skipOptions(words: readonly ShellWordInfo[], start: number, spec: Optio
     if (t === '--') return i + 1;
     if (!t.startsWith('-') || t === '-') return i;
     if (t.startsWith('--')) {
-      const name = t.split('=')[0];
-      i += spec.long.includes(name) && !t.includes('=') ? 2 : 1;
+      const eq = t.indexOf('=');
+      const name = eq < 0 ? t : t.slice(0, eq);
+      if (eq >= 0) file(name, { ...w, text: t.slice(eq + 1) });
+      else if (spec.long.includes(name)) file(name, words[i + 1]);
+      i += spec.long.includes(name) && eq < 0 ? 2 : 1;
       continue;
     }
     let next = 1;
     for (let j = 1; j < t.length; j++) {
       if (spec.short.includes(t[j])) {
-        if (j === t.length - 1) next = 2;
+        if (j === t.length - 1) {
+          next = 2;
+          file(`-${t[j]}`, words[i + 1]);
+        } else file(`-${t[j]}`, { ...w, text: t.slice(j + 1) });
         break;
       }
     }
@@ -72,7 +91,14 @@ const WRAPPERS: Record<string, { spec: OptionSpec; transparent: boolean; positio
   nice: { spec: { short: 'n', long: ['--adjustment'] }, transparent: true },
   timeout: { spec: { short: 'sk', long: ['--signal', '--kill-after'] }, transparent: true, positional: 1 },
   stdbuf: { spec: { short: 'ioe', long: ['--input', '--output', '--error'] }, transparent: true },
-  time: { spec: { short: 'fo', long: ['--format', '--output'] }, transparent: true },
+  time: {
+    spec: {
+      short: 'fo',
+      long: ['--format', '--output'],
+      files: { '-o': 'write', '--output': 'write' },
+    },
+    transparent: true,
+  },
   sudo: {
     spec: {
       short: 'ugCDhprtTU',
@@ -86,19 +112,22 @@ const WRAPPERS: Record<string, { spec: OptionSpec; transparent: boolean; positio
   chrt: { spec: NO_OPTIONS, transparent: false },
   taskset: { spec: NO_OPTIONS, transparent: false },
   unbuffer: { spec: NO_OPTIONS, transparent: true },
+  // moreutils: runs the command quietly unless it fails.
+  chronic: { spec: { short: '', long: [] }, transparent: true },
 };
 
 const XARGS_SPEC: OptionSpec = {
-  short: 'adEILnPsil',
+  short: 'adEILnPs',
   long: ['--arg-file', '--delimiter', '--eof', '--max-lines', '--max-args', '--max-procs', '--max-chars'],
+  files: { '-a': 'read', '--arg-file': 'read' },
 };
 
 const ENV_SPEC: OptionSpec = { short: 'uCS', long: ['--unset', '--chdir', '--split-string'] };
 
-const isAssignmentWord = (w: ShellWordInfo): boolean => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text);
+const isAssignmentWord = (w: ShellWord): boolean => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text);
 
 /** Unwraps one `env` call; returns the index of the command and what env does. */
-function unwrapEnv(words: readonly ShellWordInfo[], out: Unwrapped): number {
+function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
   let i = 1;
   while (i < words.length) {
     const w = words[i];
@@ -132,13 +161,14 @@ function unwrapEnv(words: readonly ShellWordInfo[], out: Unwrapped): number {
 }
 
 /** Follows a chain of wrappers (`sudo env FOO=1 timeout 5 rm -rf x` → `rm -rf x`). Never throws. */
-export function unwrapCommand(words: readonly ShellWordInfo[]): Unwrapped {
+export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
   const out: Unwrapped = {
     words: [...words],
     transparent: true,
     changesEnvironment: false,
     lookup: false,
     xargs: false,
+    paths: [],
   };
   for (let depth = 0; depth < 16 && out.words.length > 0; depth++) {
     const [program] = out.words;
@@ -156,7 +186,7 @@ export function unwrapCommand(words: readonly ShellWordInfo[]): Unwrapped {
       }
       start = 2;
     } else if (name === 'xargs') {
-      start = skipOptions(out.words, 1, XARGS_SPEC);
+      start = skipOptions(out.words, 1, XARGS_SPEC, out.paths);
       const replace = out.words
         .slice(1, start)
         .map((w, k, arr) =>
@@ -177,7 +207,7 @@ export function unwrapCommand(words: readonly ShellWordInfo[]): Unwrapped {
     } else {
       const wrapper = WRAPPERS[name];
       if (!wrapper) break;
-      start = skipOptions(out.words, 1, wrapper.spec) + (wrapper.positional ?? 0);
+      start = skipOptions(out.words, 1, wrapper.spec, out.paths) + (wrapper.positional ?? 0);
       if (!wrapper.transparent) {
         out.transparent = false;
         out.changesEnvironment = true;
@@ -189,11 +219,11 @@ export function unwrapCommand(words: readonly ShellWordInfo[]): Unwrapped {
 }
 
 /** The commands `find` runs with -exec/-execdir/-ok/-okdir (`{}` is only known at run time). */
-export function findExecCommands(words: readonly ShellWordInfo[]): ShellWordInfo[][] {
-  const out: ShellWordInfo[][] = [];
+export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
+  const out: ShellWord[][] = [];
   for (let i = 1; i < words.length; i++) {
     if (!/^-(exec|execdir|ok|okdir)$/.test(words[i].text)) continue;
-    const cmd: ShellWordInfo[] = [];
+    const cmd: ShellWord[] = [];
     let j = i + 1;
     for (; j < words.length; j++) {
       const t = words[j].text;
@@ -214,8 +244,8 @@ export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh'
  * first operand are skipped (`bash -e -o pipefail -c '...'`).
  */
 export function shellInvocation(
-  words: readonly ShellWordInfo[],
-): { kind: 'text'; text: ShellWordInfo } | { kind: 'file' } | { kind: 'stdin' } {
+  words: readonly ShellWord[],
+): { kind: 'text'; text: ShellWord } | { kind: 'file' } | { kind: 'stdin' } {
   let hasC = false;
   let i = 1;
   for (; i < words.length; i++) {
@@ -234,47 +264,40 @@ export function shellInvocation(
   return i < words.length ? { kind: 'file' } : { kind: 'stdin' };
 }
 
+/** Interpreters and the options that give them code inline. */
 const INTERPRETER_CODE_FLAGS: Record<string, readonly string[]> = {
   python: ['-c'],
-  python3: ['-c'],
-  node: ['-e', '--eval', '-p', '--print'],
+  node: ['-e', '--eval', '-p', '--print', '-pe'],
+  nodejs: ['-e', '--eval', '-p', '--print', '-pe'],
+  bun: ['-e', '--eval', '-p', '--print'],
   js: ['-e'],
   deno: ['eval'],
   perl: ['-e', '-E'],
   ruby: ['-e'],
   php: ['-r'],
   lua: ['-e'],
+  tclsh: [],
+  Rscript: ['-e'],
 };
 
-const SPAWNS = /\b(system|exec\w*|spawn\w*|popen\w*|subprocess|child_process|fork|shell_exec|passthru)\b|`/;
-
 /**
- * True when an interpreter call runs inline code that can start other commands (`python3 -c
- * "os.system(...)"`, `awk 'BEGIN { system("...") }'`): its commands cannot be seen.
+ * How an interpreter call gets its code: `inline` (`node -e`, `python3 -c`: the code is in the command,
+ * and may do anything), `stdin` (no script: a here-doc or a pipe feeds it), `file` (a script), or null
+ * when the program is not an interpreter.
  */
-export function inlineCodeSpawns(words: readonly ShellWordInfo[]): boolean {
+export function interpreterCode(words: readonly ShellWord[]): 'inline' | 'stdin' | 'file' | null {
   const name = words[0]?.text ?? '';
-  if (/^(g|m|n)?awk$/.test(name)) {
-    return words.slice(1).some((w) => w.dynamic || /\bsystem\s*\(|\|/.test(w.text));
-  }
-  const flags = INTERPRETER_CODE_FLAGS[name.replace(/[0-9.]+$/, '')] ?? INTERPRETER_CODE_FLAGS[name];
-  if (!flags) return false;
-  for (let i = 1; i < words.length - 1; i++) {
-    if (flags.includes(words[i].text)) {
-      const code = words[i + 1];
-      return code.dynamic || SPAWNS.test(code.text);
+  const flags = INTERPRETER_CODE_FLAGS[name] ?? INTERPRETER_CODE_FLAGS[name.replace(/[0-9.]+$/, '')];
+  if (!flags) return null;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w.dynamic) return 'inline';
+    if (flags.includes(w.text) || flags.some((f) => f.startsWith('--') && w.text.startsWith(`${f}=`))) {
+      return 'inline';
     }
+    if (w.text === '-') return 'stdin';
+    if (!w.text.startsWith('-')) return 'file';
   }
-  return false;
-}
-
-/**
- * True when an interpreter with no script argument reads code from a here-doc or here-string that can
- * start other commands (`python3 <<EOF ... os.system(...) EOF`).
- */
-export function stdinCodeSpawns(words: readonly ShellWordInfo[], stdin: string): boolean {
-  const name = (words[0]?.text ?? '').replace(/[0-9.]+$/, '');
-  if (!(name in INTERPRETER_CODE_FLAGS) && !/^(g|m|n)?awk$/.test(name)) return false;
-  if (words.slice(1).some((w) => !w.text.startsWith('-'))) return false;
-  return SPAWNS.test(stdin);
+  // Only options: a version or help flag prints and exits; anything else reads code from stdin.
+  return words.slice(1).some((w) => /^(-v|-V|--version|-h|--help)$/.test(w.text)) ? 'file' : 'stdin';
 }

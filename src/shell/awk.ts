@@ -1,0 +1,290 @@
+/**
+ * awk: its options and its program. A program writes files through `print > "FILE"` / `>>` and runs
+ * commands through `system(...)`, `print | "cmd"` and `"cmd" | getline`. A literal target or command
+ * is named (a command is parsed as shell); anything else, or text the reader cannot follow, makes awk
+ * opaque.
+ */
+
+import type { PathUse, ProgramFacts } from './facts.ts';
+import { parseArgs } from './options.ts';
+import type { ShellWord } from './types.ts';
+
+const AWK_OPTIONS = {
+  short: { F: 'value', v: 'value', f: 'read', e: 'value', i: 'read', l: 'read', E: 'read' } as const,
+  long: {
+    '--field-separator': 'value',
+    '--assign': 'value',
+    '--file': 'read',
+    '--source': 'value',
+    '--include': 'read',
+    '--load': 'read',
+    '--exec': 'read',
+  } as const,
+};
+
+/** Flags that change nothing outside awk. */
+const HARMLESS = new Set(
+  '-b -c -C -g -h -M -n -N -O -P -r -s -S -t -V --sandbox --posix --traditional --re-interval --characters-as-bytes --version --help'.split(
+    ' ',
+  ),
+);
+
+/** What an awk program does. */
+export interface AwkProgram {
+  writes: string[];
+  /** A write whose target is an expression (only known at run time). */
+  dynamicWrite: boolean;
+  /** A `getline < file` whose file is an expression. */
+  dynamicRead: boolean;
+  reads: string[];
+  /** Shell commands it runs, when given as literal strings. */
+  commands: string[];
+  /** Why it runs something it cannot name, or the reader got lost. */
+  opaque: string | null;
+}
+
+type Token =
+  | { kind: 'str'; value: string }
+  | { kind: 'regex' }
+  | { kind: 'word'; value: string }
+  | { kind: 'op'; value: string }
+  | { kind: 'end' };
+
+/** Splits an awk program into tokens; null when a string or regex does not end. */
+function tokenize(src: string): Token[] | null {
+  const tokens: Token[] = [];
+  let i = 0;
+  const operandBefore = (): boolean => {
+    const last = tokens[tokens.length - 1];
+    if (!last) return false;
+    if (last.kind === 'str' || last.kind === 'regex') return true;
+    if (last.kind === 'word')
+      return !/^(print|printf|return|in|getline|case|if|while|for|do|else)$/.test(last.value);
+    return last.kind === 'op' && (last.value === ')' || last.value === ']' || last.value === '$');
+  };
+  while (i < src.length) {
+    const c = src[i];
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i++;
+    } else if (c === '\\' && src[i + 1] === '\n') {
+      i += 2;
+    } else if (c === '\n' || c === ';') {
+      tokens.push({ kind: 'end' });
+      i++;
+    } else if (c === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+    } else if (c === '"') {
+      let value = '';
+      i++;
+      while (i < src.length && src[i] !== '"') {
+        if (src[i] === '\\' && i + 1 < src.length) {
+          const e = src[i + 1];
+          value += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+          i += 2;
+        } else if (src[i] === '\n') return null;
+        else value += src[i++];
+      }
+      if (i >= src.length) return null;
+      i++;
+      tokens.push({ kind: 'str', value });
+    } else if (c === '/' && !operandBefore()) {
+      i++;
+      let inClass = false;
+      while (i < src.length && (src[i] !== '/' || inClass)) {
+        if (src[i] === '\\') i++;
+        else if (src[i] === '[') inClass = true;
+        else if (src[i] === ']') inClass = false;
+        else if (src[i] === '\n') return null;
+        i++;
+      }
+      if (i >= src.length) return null;
+      i++;
+      tokens.push({ kind: 'regex' });
+    } else if (/[A-Za-z_@]/.test(c)) {
+      let j = i + 1;
+      while (j < src.length && /[A-Za-z0-9_]/.test(src[j])) j++;
+      tokens.push({ kind: 'word', value: src.slice(i, j) });
+      i = j;
+    } else if (/[0-9.]/.test(c)) {
+      let j = i + 1;
+      while (j < src.length && /[0-9.eE]/.test(src[j])) j++;
+      tokens.push({ kind: 'word', value: src.slice(i, j) });
+      i = j;
+    } else {
+      const two = src.slice(i, i + 2);
+      const op = [
+        '>>',
+        '||',
+        '&&',
+        '|&',
+        '==',
+        '!=',
+        '<=',
+        '>=',
+        '++',
+        '--',
+        '+=',
+        '-=',
+        '*=',
+        '/=',
+        '%=',
+        '^=',
+        '**',
+      ].includes(two)
+        ? two
+        : c;
+      tokens.push({ kind: 'op', value: op });
+      i += op.length;
+    }
+  }
+  return tokens;
+}
+
+/** Reads an awk program. Never throws; what it cannot follow gives `opaque`. */
+export function readAwkProgram(src: string): AwkProgram {
+  const out: AwkProgram = {
+    writes: [],
+    dynamicWrite: false,
+    dynamicRead: false,
+    reads: [],
+    commands: [],
+    opaque: null,
+  };
+  const tokens = tokenize(src);
+  if (!tokens) {
+    out.opaque = 'an awk program the reader cannot follow';
+    return out;
+  }
+  // Inside a print/printf statement (depth of parentheses when it began), `>` redirects.
+  let printDepth: number | null = null;
+  let depth = 0;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k];
+    const next = tokens[k + 1];
+    const prev = tokens[k - 1];
+    if (t.kind === 'end' || (t.kind === 'op' && (t.value === '{' || t.value === '}'))) {
+      printDepth = null;
+      if (t.kind === 'op') depth = 0;
+      continue;
+    }
+    if (t.kind === 'word') {
+      if (t.value === 'print' || t.value === 'printf') printDepth = depth;
+      else if (t.value.startsWith('@')) out.opaque ??= `awk ${t.value} loads code`;
+      else if (t.value === 'system') {
+        const arg = tokens[k + 2];
+        if (
+          next?.kind === 'op' &&
+          next.value === '(' &&
+          arg?.kind === 'str' &&
+          tokens[k + 3]?.kind === 'op'
+        ) {
+          out.commands.push(arg.value);
+        } else out.opaque ??= 'awk system() runs a command only known at run time';
+      }
+      continue;
+    }
+    if (t.kind !== 'op') continue;
+    const getline = [tokens[k - 1], tokens[k - 2]].some((p) => p?.kind === 'word' && p.value === 'getline');
+    if (t.value === '<' && getline) {
+      // `getline < "file"`, `getline line < "file"`.
+      if (next?.kind === 'str') out.reads.push(next.value);
+      else out.dynamicRead = true;
+    } else if (t.value === '(' || t.value === '[') depth++;
+    else if (t.value === ')' || t.value === ']') depth = Math.max(0, depth - 1);
+    else if (t.value === '|' || t.value === '|&') {
+      // `print ... | "cmd"` or `"cmd" | getline`.
+      const cmd =
+        next?.kind === 'str' && printDepth !== null ? next : prev?.kind === 'str' ? prev : undefined;
+      if (cmd?.kind === 'str') out.commands.push(cmd.value);
+      else out.opaque ??= 'an awk pipe runs a command only known at run time';
+    } else if ((t.value === '>' || t.value === '>>') && printDepth !== null && depth === printDepth) {
+      if (next?.kind === 'str') {
+        if (!/^\/dev\/(stdout|stderr)$/.test(next.value)) out.writes.push(next.value);
+      } else out.dynamicWrite = true;
+    }
+  }
+  return out;
+}
+
+const word = (text: string): ShellWord => ({ text, dynamic: false, glob: false });
+
+/** Facts of an awk call. */
+export function analyzeAwk(args: readonly ShellWord[]): ProgramFacts {
+  const a = parseArgs(args, AWK_OPTIONS);
+  const paths: PathUse[] = [];
+  const facts: ProgramFacts = {
+    paths,
+    problem: null,
+    scripts: [],
+    opaque: false,
+    evaluates: [],
+    evaluatedTexts: [],
+    destructive: false,
+    changesState: false,
+  };
+  const programs = a.values.filter((v) => v.option === '-e' || v.option === '--source').map((v) => v.word);
+  const fromFiles = a.values.filter((v) =>
+    ['-f', '--file', '-i', '--include', '-l', '--load', '-E', '--exec'].includes(v.option),
+  );
+  const operands = [...a.operands];
+  if (programs.length === 0 && fromFiles.length === 0) {
+    const first = operands.shift();
+    if (first) programs.push(first);
+  }
+  for (const w of operands) {
+    // `var=value` operands assign; the rest are input files.
+    if (!w.dynamic && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)) continue;
+    paths.push({ word: w, access: 'read', sure: !w.dynamic, recursive: false });
+  }
+  for (const v of fromFiles) {
+    paths.push({ word: v.word, access: 'read', sure: true, recursive: false });
+    facts.opaque = true;
+    facts.problem ??= 'awk runs a program from a file';
+  }
+  const valueOptions = [
+    ...Object.keys(AWK_OPTIONS.short).map((l) => `-${l}`),
+    ...Object.keys(AWK_OPTIONS.long),
+  ];
+  const unknown = [...a.flags].find((f) => !HARMLESS.has(f) && !valueOptions.includes(f));
+  if (unknown) facts.problem ??= `awk option ${unknown} is not known to be read-only`;
+  if (a.dynamicOption)
+    facts.problem ??= 'an argument of awk only known at run time could be an option that writes';
+  for (const w of programs) {
+    if (w.dynamic) {
+      facts.opaque = true;
+      facts.problem ??= 'the awk program is only known at run time';
+      continue;
+    }
+    const program = readAwkProgram(w.text);
+    if (program.opaque) {
+      facts.opaque = true;
+      facts.problem ??= program.opaque;
+    }
+    for (const f of program.writes)
+      paths.push({ word: word(f), access: 'write', sure: true, recursive: false });
+    for (const f of program.reads)
+      paths.push({ word: word(f), access: 'read', sure: true, recursive: false });
+    if (program.dynamicRead) {
+      paths.push({
+        word: { text: '(awk input file)', dynamic: true, glob: false },
+        access: 'read',
+        sure: false,
+        recursive: false,
+      });
+    }
+    if (program.dynamicWrite) {
+      paths.push({
+        word: { text: '(awk output file)', dynamic: true, glob: false },
+        access: 'write',
+        sure: false,
+        recursive: false,
+      });
+      facts.problem ??= 'the awk program writes to a file only known at run time';
+    }
+    facts.scripts.push(...program.commands);
+    if (program.writes.length > 0) facts.problem ??= 'the awk program writes a file';
+    if (program.commands.length > 0) facts.problem ??= 'the awk program runs a command';
+  }
+  if (programs.length === 0 && fromFiles.length === 0) facts.problem ??= 'awk without a program';
+  return facts;
+}

@@ -1,0 +1,47 @@
+/** What a program does with its arguments: the facts every program reader returns. */
+import type { PathAccess, ShellWord } from './types.ts';
+
+/** A path a program uses. */
+export interface PathUse {
+  word: ShellWord;
+  access: PathAccess;
+  sure: boolean;
+  recursive: boolean;
+  /** A redirection of the command (set by the walker). */
+  redirect?: boolean;
+}
+
+/** What a program does with its arguments. */
+export interface ProgramFacts {
+  paths: PathUse[];
+  /** Why it is not read-only, or null when it is. */
+  problem: string | null;
+  /** Shell command texts it runs (an awk `system("...")` with a literal command). */
+  scripts: string[];
+  /** Runs code the analysis cannot see (sed `e`, awk `system(x)`, `--pre` programs). */
+  opaque: boolean;
+  /** Why its arguments are evaluated as code at run time (`test -v 'a[$(cmd)]'`); texts to parse. */
+  evaluates: string[];
+  evaluatedTexts: string[];
+  destructive: boolean;
+  /** Changes the shell session (variables, options, cwd). */
+  changesState: boolean;
+}
+
+export const pathUse = (word: ShellWord, access: PathAccess, sure: boolean, recursive = false): PathUse => ({
+  word,
+  access,
+  sure,
+  recursive,
+});
+
+export const emptyProgramFacts = (): ProgramFacts => ({
+  paths: [],
+  problem: null,
+  scripts: [],
+  opaque: false,
+  evaluates: [],
+  evaluatedTexts: [],
+  destructive: false,
+  changesState: false,
+});

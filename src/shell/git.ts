@@ -1,0 +1,110 @@
+/**
+ * git: the subcommands that only read (status, log, diff, show, branch listing...), its global options,
+ * options that write a file (`--output`) or run an external program (`--ext-diff`), and which
+ * subcommands throw work away.
+ */
+import { emptyProgramFacts as facts, type ProgramFacts, pathUse as use } from './facts.ts';
+import type { ShellWord } from './types.ts';
+
+/** git subcommands that only read (with the checks below). */
+const GIT_READ_ONLY = new Set([
+  'status',
+  'log',
+  'diff',
+  'show',
+  'branch',
+  'rev-parse',
+  'ls-files',
+  'blame',
+  'shortlog',
+  'describe',
+]);
+const GIT_BRANCH_FLAGS = new Set(
+  '-a --all -r --remotes -v -vv --verbose -l --list --show-current --no-color --no-column -i --ignore-case'.split(
+    ' ',
+  ),
+);
+const GIT_BRANCH_VALUE_FLAGS = new Set(
+  '--contains --no-contains --merged --no-merged --points-at --sort --format --color --column'.split(' '),
+);
+
+/** Facts of `git`: read-only subcommands, global options, file-writing options. */
+export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
+  const out = facts();
+  out.problem = 'git changes the repository';
+  if (args.some((w) => w.dynamic || w.glob)) {
+    out.problem = 'an argument of git only known at run time could change what it does';
+  }
+  let k = 0;
+  while (k < args.length && args[k].text.startsWith('-')) {
+    const t = args[k].text;
+    if (t === '--no-pager' || t === '--no-optional-locks' || t === '-P') k++;
+    else if (t === '-C' && k + 1 < args.length) {
+      out.paths.push(use(args[k + 1], 'read', true, true));
+      k += 2;
+    } else {
+      out.problem = `git option ${t} is not known to be read-only`;
+      return out;
+    }
+  }
+  const sub = args[k]?.text;
+  const rest = args.slice(k + 1);
+  for (const w of rest) {
+    const m = /^--output(?:=(.*))?$/.exec(w.text);
+    if (m) {
+      out.paths.push(
+        use(m[1] !== undefined ? { ...w, text: m[1] } : (rest[rest.indexOf(w) + 1] ?? w), 'write', true),
+      );
+      out.problem = 'git --output writes a file';
+    }
+  }
+  if (out.problem !== 'git changes the repository') {
+    // Operands of other subcommands may be files (add, rm, checkout...): maybe.
+    for (const w of rest) if (!w.text.startsWith('-')) out.paths.push(use(w, 'unknown', false));
+    return out;
+  }
+  if (sub === undefined || !GIT_READ_ONLY.has(sub)) {
+    out.destructive = gitDestroys(
+      sub,
+      rest.map((w) => w.text),
+    );
+    for (const w of rest) if (!w.text.startsWith('-')) out.paths.push(use(w, 'unknown', false));
+    if (sub !== undefined) out.problem = `git ${sub} is not a read-only git command`;
+    return out;
+  }
+  if (rest.some((w) => /^--(ext-diff|textconv|open-files-in-pager)$/.test(w.text) || /^-O/.test(w.text))) {
+    out.problem = `git ${sub} with an option that runs an external program`;
+    return out;
+  }
+  if (sub === 'branch' && !gitBranchLists(rest.map((w) => w.text))) {
+    out.problem = 'git branch that creates, deletes or changes branches';
+    return out;
+  }
+  out.problem = null;
+  return out;
+}
+
+function gitBranchLists(rest: readonly string[]): boolean {
+  const listMode = rest.some((v) => v === '--list' || v === '-l');
+  for (let j = 0; j < rest.length; j++) {
+    const v = rest[j];
+    const name = v.split('=')[0];
+    if (GIT_BRANCH_FLAGS.has(v)) continue;
+    if (GIT_BRANCH_VALUE_FLAGS.has(name)) {
+      if (!v.includes('=') && name !== '--color' && name !== '--column') j++;
+      continue;
+    }
+    if (!v.startsWith('-') && listMode) continue;
+    return false;
+  }
+  return true;
+}
+
+function gitDestroys(sub: string | undefined, rest: readonly string[]): boolean {
+  if (sub === 'clean' || sub === 'restore') return true;
+  if (sub === 'reset') return rest.includes('--hard') || rest.includes('--merge');
+  if (sub === 'checkout') return rest.includes('--') || rest.includes('.') || rest.includes('-f');
+  if (sub === 'push') return rest.some((a) => a === '-f' || a.startsWith('--force') || a === '--delete');
+  if (sub === 'branch') return rest.some((a) => a === '-D' || a === '--delete');
+  return false;
+}

@@ -1,0 +1,23 @@
+/**
+ * The one shell module: parsing and analysis of command lines on just-bash's parser (a leaf: it imports
+ * nothing of core, tools, sandbox or ui). Used by the Bash tool and the permission engine.
+ */
+export { analyzeShell, analyzeWith } from './analyze.ts';
+export { foldLookalikes, foldName, hasNonAscii } from './lookalike.ts';
+export { loadShellParser, shellParserIfLoaded, shellParserRuns } from './parser.ts';
+export {
+  cdpathSearched,
+  inSession,
+  type SessionOptions,
+  type SessionView,
+  type ShellSessionState,
+  TRUSTED_PATH_DIRS,
+} from './session.ts';
+export type {
+  PathAccess,
+  ShellAnalysis,
+  ShellCommand,
+  ShellForm,
+  ShellPathRef,
+  ShellWord,
+} from './types.ts';

@@ -1,0 +1,249 @@
+/**
+ * What a program does with its arguments, from what the analysis knows of it (specs.ts): the files it
+ * reads and writes (`sort -oconfig/prod.env` writes config/prod.env), whether it is read-only, what it
+ * runs. Programs with a language of their own have readers: sed, awk, find, git, test.
+ */
+import { analyzeAwk } from './awk.ts';
+import { emptyProgramFacts as facts, type PathUse, type ProgramFacts, pathUse as use } from './facts.ts';
+import { gitFacts } from './git.ts';
+import { type ParsedArgs, parseArgs, valueAccess } from './options.ts';
+import { analyzeSed } from './sed.ts';
+import { changesShellState, NAME_BUILTINS, SPECS, type Spec } from './specs.ts';
+import { analyzeTest } from './test-expr.ts';
+import type { ShellWord } from './types.ts';
+
+export type { PathUse, ProgramFacts } from './facts.ts';
+export { changesShellState, isBuiltin } from './specs.ts';
+
+/** True when the spec has an option that writes or runs something: then run-time words may be one. */
+function dangerous(spec: Spec): boolean {
+  const values = [...Object.values(spec.options.short ?? {}), ...Object.values(spec.options.long ?? {})];
+  return (
+    Object.keys(spec.options.effects ?? {}).length > 0 ||
+    values.some((v) => !v.startsWith('value') && !v.startsWith('read')) ||
+    spec.check !== undefined
+  );
+}
+
+function isRecursive(spec: Spec, a: ParsedArgs): boolean {
+  if (spec.recursive === true) return true;
+  return (spec.recursive ?? []).some((f) => a.flags.has(f));
+}
+
+/** Paths of the operands, by the spec's rule. */
+function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolean): PathUse[] {
+  const ops = a.operands.filter((w) => w.text !== '-' || w.dynamic);
+  switch (spec.operands) {
+    case 'none':
+      return [];
+    case 'read':
+      if (name === 'uniq' && ops.length >= 2) {
+        return [use(ops[0], 'read', true), ...ops.slice(1).map((w) => use(w, 'write', true))];
+      }
+      return ops.map((w) => use(w, 'read', true, recursive));
+    case 'write':
+      return ops.map((w) => use(w, 'write', true, recursive));
+    case 'pattern': {
+      const given = spec.patternOptions?.some((o) => a.flags.has(o));
+      return (given ? ops : ops.slice(1)).map((w) => use(w, 'read', true, recursive));
+    }
+    case 'mode': {
+      const byReference = a.flags.has('--reference');
+      return (byReference ? ops : ops.slice(1)).map((w) => use(w, 'write', true, recursive));
+    }
+    case 'copy':
+    case 'move': {
+      const source = spec.operands === 'move' ? 'write' : 'read';
+      if (a.values.some((v) => v.kind === 'write-dir'))
+        return ops.map((w) => use(w, source, true, recursive));
+      if (ops.length === 1) return [use(ops[0], source, true, recursive)];
+      return [
+        ...ops.slice(0, -1).map((w) => use(w, source, true, recursive)),
+        use(ops[ops.length - 1], 'write', true, recursive),
+      ];
+    }
+  }
+}
+
+/** A program the analysis does not know: every operand and option value may be a file, of any use. */
+function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts {
+  const out = facts();
+  const a = parseArgs(args, { unknown: true });
+  for (const w of [...a.operands, ...a.unknownValues]) out.paths.push(use(w, 'unknown', false));
+  out.problem = `${name} is not a known read-only command`;
+  return out;
+}
+
+/** Facts of `find`: starting points read recursively, actions that write or run. */
+function findFacts(args: readonly ShellWord[]): ProgramFacts {
+  const out = facts();
+  const VALUE_TESTS = new Set(
+    (
+      '-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -maxdepth -mindepth -perm ' +
+      '-user -group -uid -gid -size -mtime -atime -ctime -mmin -amin -cmin -used -links -inum -printf -lname ' +
+      '-ilname -fstype -context -regextype -D -O -newerXY'
+    ).split(' '),
+  );
+  const READ_TESTS = new Set(['-newer', '-anewer', '-cnewer', '-samefile', '-files0-from']);
+  const WRITE_ACTIONS = new Set(['-fprint', '-fprint0', '-fls']);
+  let starting = true;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    const t = w.text;
+    if (w.dynamic || w.glob) {
+      // A run-time word or a glob may become an action (`-delete`, a file named -fprint...).
+      out.problem ??= 'an argument of find only known at run time could be an action that writes or runs';
+      if (starting) out.paths.push(use(w, 'read', true, true));
+      continue;
+    }
+    if (starting && !t.startsWith('-') && t !== '(' && t !== '!' && t !== ',') {
+      out.paths.push(use(w, 'read', true, true));
+      continue;
+    }
+    starting = false;
+    if (/^-(exec|execdir|ok|okdir)$/.test(t)) {
+      // The command itself is analysed by the walker (findExecCommands); skip to its end.
+      while (i + 1 < args.length && args[i + 1].text !== ';' && args[i + 1].text !== '+') i++;
+      i++;
+      continue;
+    }
+    if (t === '-delete') {
+      out.problem = 'find -delete deletes files';
+      out.destructive = true;
+    } else if (WRITE_ACTIONS.has(t) || t === '-fprintf') {
+      out.problem = `find ${t} writes a file`;
+      if (args[i + 1]) out.paths.push(use(args[i + 1], 'write', true));
+      i += t === '-fprintf' ? 2 : 1;
+    } else if (READ_TESTS.has(t) || /^-newer[a-zA-Z]{2}$/.test(t)) {
+      if (args[i + 1]) out.paths.push(use(args[i + 1], 'read', true));
+      i++;
+    } else if (VALUE_TESTS.has(t)) i++;
+  }
+  if (out.paths.length === 0 && !out.problem)
+    out.paths.push(use({ text: '.', dynamic: false, glob: false }, 'read', true, true));
+  return out;
+}
+
+/** Options of name-taking builtins whose value is not a name (`read -p PROMPT`), by builtin. */
+const NAME_BUILTIN_VALUES: Record<string, string> = {
+  read: 'dinNptu',
+  mapfile: 'dnOsuc',
+  readarray: 'dnOsuc',
+};
+
+/**
+ * A builtin that takes variable names (`export`, `unset`, `read`, `declare`, `let`, `printf -v`): it
+ * changes the session, and the shell evaluates a subscript in a name (`unset 'a[$(cmd)]'`), an integer
+ * variable's value (`declare -i x='a[$(cmd)]'`) and `let`'s expressions as code.
+ */
+function nameBuiltinFacts(name: string, args: readonly ShellWord[]): ProgramFacts {
+  const out = facts();
+  out.changesState = true;
+  out.problem = name === 'printf' ? 'printf -v assigns a variable' : `${name} changes shell variables`;
+  const integer = args.some((a) => /^-[a-zA-Z]*i/.test(a.text));
+  const valued = NAME_BUILTIN_VALUES[name] ?? '';
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    if (!w.dynamic && /^[-+][a-zA-Z]+$/.test(w.text)) {
+      if (name === 'mapfile' || name === 'readarray') {
+        if (w.text.includes('C')) {
+          out.evaluates.push(`${name} -C runs a callback`);
+          out.opaque = true;
+        }
+      }
+      if (valued.includes(w.text[w.text.length - 1])) i++;
+      continue;
+    }
+    if (w.dynamic) {
+      out.evaluates.push(
+        `${name} takes a variable name only known at run time (a subscript in it is evaluated)`,
+      );
+      continue;
+    }
+    const target = name === 'let' ? w.text : w.text.split('=')[0];
+    if (name === 'let' || target.includes('[')) {
+      out.evaluates.push(`${name} evaluates ${w.text} as arithmetic`);
+      if (/[$`]/.test(w.text)) out.evaluatedTexts.push(w.text);
+    }
+    if (integer && w.text.includes('=')) {
+      const value = w.text.slice(w.text.indexOf('=') + 1);
+      if (!/^-?\d+$/.test(value)) {
+        out.evaluates.push(`${name} -i evaluates the value of ${target} as arithmetic`);
+        if (/[$`]/.test(value)) out.evaluatedTexts.push(value);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * What a program (quote-removed words, program first, wrappers already removed) does with its
+ * arguments. Never throws.
+ */
+export function programFacts(words: readonly ShellWord[]): ProgramFacts {
+  const [program, ...args] = words;
+  if (!program) return facts();
+  if (program.dynamic || (program.glob && program.text !== '[')) {
+    return {
+      ...unknownProgram('the program', args),
+      problem: 'the program name is only known at run time',
+      opaque: true,
+    };
+  }
+  const name = program.text;
+  if (name === 'sed') return analyzeSed(args);
+  if (/^(g|m|n)?awk$/.test(name)) return analyzeAwk(args);
+  if (name === 'find') return findFacts(args);
+  if (name === 'git') return gitFacts(args);
+  if (name === 'test' || name === '[') return analyzeTest(name, args);
+  if (name === 'printf' && (args[0]?.dynamic || args[0]?.text.startsWith('-v'))) {
+    // `printf -v NAME`: the name (a subscript in it is evaluated); a run-time first word may be -v.
+    const target = args[0].text === '-v' ? args[1] : { ...args[0], text: args[0].text.slice(2) };
+    return nameBuiltinFacts('printf', target ? [target] : []);
+  }
+  if (NAME_BUILTINS.has(name) && name !== 'printf') return nameBuiltinFacts(name, args);
+  if (name === 'cd' || name === 'pushd' || name === 'popd') {
+    // Moving the shell changes no file: read-only, though not safe beside other calls.
+    const out = facts();
+    out.changesState = true;
+    for (const w of args)
+      if (!/^-[LPe@]+$/.test(w.text) && !/^[+-]\d+$/.test(w.text)) out.paths.push(use(w, 'read', true));
+    return out;
+  }
+  if (changesShellState(name)) {
+    const out = facts();
+    out.changesState = true;
+    out.problem = `${name} changes the shell session`;
+    return out;
+  }
+  const spec = SPECS[name];
+  if (!spec) return unknownProgram(name, args);
+  const a = parseArgs(args, spec.options);
+  const out = facts();
+  const recursive = isRecursive(spec, a);
+  out.paths.push(...operandPaths(name, spec, a, recursive));
+  for (const v of a.values) {
+    const access = valueAccess(v.kind);
+    if (access) out.paths.push(use(v.word, access, true, v.kind === 'write-dir'));
+  }
+  // Values of options the spec does not know: maybe files.
+  for (const w of a.unknownValues) out.paths.push(use(w, 'unknown', false));
+  out.destructive = spec.destructive === true;
+  if (spec.readOnly !== true) {
+    out.problem = spec.readOnly;
+    return out;
+  }
+  const exec = a.values.find((v) => v.kind === 'exec');
+  const write = a.values.find((v) => v.kind === 'write' || v.kind === 'write-dir');
+  if (exec) {
+    out.problem = `${name} ${exec.option} runs a program`;
+    out.opaque = true;
+  } else if (write) out.problem = `${name} ${write.option} writes a file`;
+  else if (a.effects.length > 0) out.problem = a.effects[0];
+  else if (a.dynamicOption && dangerous(spec)) {
+    out.problem = `an argument of ${name} only known at run time could be an option that writes or runs`;
+  } else if (name === 'uniq' && out.paths.some((p) => p.access === 'write'))
+    out.problem = 'uniq IN OUT writes OUT';
+  else out.problem = spec.check?.(a) ?? null;
+  return out;
+}

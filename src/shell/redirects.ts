@@ -1,0 +1,67 @@
+/**
+ * Redirections of a command: the files it reads (`<`) and writes (`>`, `>>`, `&>`, `<>`), whether it
+ * overwrites one, what a here-doc or here-string feeds it, and `{fd}>file` variables.
+ */
+import type { SimpleCommandNode } from 'just-bash';
+import type { PathUse } from './facts.ts';
+import type { PathAccess } from './types.ts';
+import { wordOf } from './words.ts';
+
+type RedirectionNode = SimpleCommandNode['redirections'][number];
+
+/** Redirection targets that are not files. */
+const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+
+export interface RedirectIo {
+  paths: PathUse[];
+  /** Whether a redirection overwrites a file (`>`, `>|`). */
+  overwrites: boolean;
+  /** What a here-doc or here-string feeds to standard input, when it is fully known. */
+  stdin: string | null;
+  /** `{fd}>file` sets the variable fd. */
+  assigns: string[];
+}
+
+export function redirectIo(list: readonly RedirectionNode[]): RedirectIo {
+  const io: RedirectIo = { paths: [], overwrites: false, stdin: null, assigns: [] };
+  for (const r of list) {
+    if (r.fdVariable) io.assigns.push(r.fdVariable);
+    const target = r.target;
+    if (target.type === 'HereDoc') {
+      const w = wordOf(target.content);
+      io.stdin = w.dynamic ? null : w.text;
+      continue;
+    }
+    const w = wordOf(target);
+    const isFile = w.dynamic || !NOT_FILES.test(w.text.replace(/\/+/g, '/'));
+    const file = (access: PathAccess) => {
+      if (isFile) io.paths.push({ word: w, access, sure: true, recursive: false, redirect: true });
+    };
+    switch (r.operator) {
+      case '<<<':
+        io.stdin = w.dynamic ? null : w.text;
+        break;
+      case '<':
+        file('read');
+        break;
+      case '<&':
+        if (w.dynamic || !/^(\d+-?|-)$/.test(w.text)) file('read');
+        break;
+      case '>&':
+        if (!w.dynamic && /^(\d+-?|-)$/.test(w.text)) break;
+        file('write');
+        if (isFile) io.overwrites = true;
+        break;
+      case '>':
+      case '>|':
+      case '&>':
+        file('write');
+        if (isFile) io.overwrites = true;
+        break;
+      default:
+        // >>, &>>, <> (read and write).
+        file('write');
+    }
+  }
+  return io;
+}

@@ -1,0 +1,289 @@
+/**
+ * sed: its options and its script. The script can write files (`w FILE`, `W FILE`, the `w` flag of
+ * `s`), read them (`r`, `R`) and run commands (`e`, the `e` flag of `s`); `-i` rewrites the input files.
+ * Anything the reader does not know makes sed opaque (not read-only, and every rule may match).
+ */
+
+import type { PathUse, ProgramFacts } from './facts.ts';
+import { parseArgs } from './options.ts';
+import type { ShellWord } from './types.ts';
+
+const SED_OPTIONS = {
+  short: { e: 'value', f: 'read', l: 'value', i: 'value?' } as const,
+  long: {
+    '--expression': 'value',
+    '--file': 'read',
+    '--line-length': 'value',
+    '--in-place': 'value?',
+  } as const,
+};
+
+const KNOWN_FLAGS = new Set(
+  '-n --quiet --silent -E -r --regexp-extended -s --separate -u --unbuffered -z --null-data --posix --debug --sandbox --follow-symlinks -b --binary'.split(
+    ' ',
+  ),
+);
+
+/** What a sed script does. */
+export interface SedScript {
+  writes: string[];
+  reads: string[];
+  /** Commands `e COMMAND` runs. */
+  commands: string[];
+  /** Runs something it cannot name (`e` on the pattern space, `s///e`), or the reader got lost. */
+  opaque: string | null;
+}
+
+/** Reads a sed script. Never throws; unknown syntax gives `opaque`. */
+export function readSedScript(s: string): SedScript {
+  const out: SedScript = { writes: [], reads: [], commands: [], opaque: null };
+  let i = 0;
+  const lost = (why: string): SedScript => {
+    out.opaque ??= why;
+    return out;
+  };
+  const restOfLine = (): string => {
+    const end = s.indexOf('\n', i);
+    const text = s.slice(i, end < 0 ? s.length : end);
+    i = end < 0 ? s.length : end;
+    return text;
+  };
+  const skipBlank = () => {
+    while (i < s.length && (s[i] === ' ' || s[i] === '\t')) i++;
+  };
+  // Reads up to an unescaped delimiter. A bracket expression holding the delimiter is refused: sed
+  // implementations disagree on whether it ends the part, and a wrong guess could hide a `w` flag.
+  const readPart = (delim: string, brackets = true): boolean => {
+    while (i < s.length && s[i] !== delim) {
+      if (s[i] === '\n') return false;
+      if (s[i] === '\\') i += 2;
+      else if (s[i] === '[' && brackets) {
+        let j = i + 1;
+        if (s[j] === '^') j++;
+        if (s[j] === ']') j++;
+        while (j < s.length && s[j] !== ']') {
+          if (s[j] === delim || s[j] === '\n') return false;
+          if (s[j] === '[' && ':.='.includes(s[j + 1] ?? 'x')) {
+            const close = s.indexOf(`${s[j + 1]}]`, j + 2);
+            if (close < 0) return false;
+            j = close + 2;
+          } else j++;
+        }
+        if (j >= s.length) return false;
+        i = j + 1;
+      } else i++;
+    }
+    if (i >= s.length) return false;
+    i++;
+    return true;
+  };
+  const readAddress = (): boolean => {
+    const c = s[i];
+    if (c === '$') i++;
+    else if (/[0-9]/.test(c ?? '')) {
+      while (/[0-9]/.test(s[i] ?? '')) i++;
+      if (s[i] === '~') {
+        i++;
+        while (/[0-9]/.test(s[i] ?? '')) i++;
+      }
+    } else if (c === '/' || c === '\\') {
+      let delim = '/';
+      if (c === '\\') {
+        delim = s[i + 1] ?? '';
+        i++;
+      }
+      i++;
+      if (!delim || !readPart(delim)) return false;
+      while (s[i] === 'I' || s[i] === 'M') i++;
+    }
+    return true;
+  };
+  const fileName = (kind: 'write' | 'read') => {
+    skipBlank();
+    const name = restOfLine().trim();
+    if (!name) return;
+    if (kind === 'write' && !/^\/dev\/(stdout|stderr)$/.test(name)) out.writes.push(name);
+    if (kind === 'read' && name !== '/dev/stdin') out.reads.push(name);
+  };
+  while (i < s.length) {
+    skipBlank();
+    const c0 = s[i];
+    if (c0 === undefined) break;
+    if (c0 === ';' || c0 === '\n' || c0 === '}') {
+      i++;
+      continue;
+    }
+    if (c0 === '#') {
+      restOfLine();
+      continue;
+    }
+    if (!readAddress()) return lost('an address sed cannot read');
+    skipBlank();
+    if (s[i] === ',') {
+      i++;
+      skipBlank();
+      if (s[i] === '+' || s[i] === '~') {
+        i++;
+        while (/[0-9]/.test(s[i] ?? '')) i++;
+      } else if (!readAddress()) return lost('an address sed cannot read');
+    }
+    skipBlank();
+    while (s[i] === '!') {
+      i++;
+      skipBlank();
+    }
+    const cmd = s[i++];
+    switch (cmd) {
+      case '{':
+        continue;
+      case '=':
+      case 'd':
+      case 'D':
+      case 'g':
+      case 'G':
+      case 'h':
+      case 'H':
+      case 'n':
+      case 'N':
+      case 'p':
+      case 'P':
+      case 'x':
+      case 'z':
+      case 'F':
+        break;
+      case 'l':
+      case 'q':
+      case 'Q':
+      case 'L':
+        skipBlank();
+        while (/[0-9]/.test(s[i] ?? '')) i++;
+        break;
+      case ':':
+      case 'b':
+      case 't':
+      case 'T':
+      case 'v': {
+        // A label runs to the next `;` or newline.
+        while (i < s.length && s[i] !== ';' && s[i] !== '\n') i++;
+        break;
+      }
+      case 'a':
+      case 'i':
+      case 'c': {
+        // Text to the end of the line; `\` at a line's end continues it.
+        while (i < s.length) {
+          const line = restOfLine();
+          if (!line.endsWith('\\') || i >= s.length) break;
+          i++;
+        }
+        break;
+      }
+      case 'r':
+      case 'R':
+        fileName('read');
+        break;
+      case 'w':
+      case 'W':
+        fileName('write');
+        break;
+      case 'e': {
+        skipBlank();
+        const command = restOfLine().trim();
+        if (command) out.commands.push(command);
+        else out.opaque ??= 'sed e runs the pattern space as a command';
+        break;
+      }
+      case 's':
+      case 'y': {
+        const delim = s[i++];
+        if (delim === undefined || delim === '\\' || delim === '\n')
+          return lost('a sed command it cannot read');
+        if (!readPart(delim, cmd === 's') || !readPart(delim, false))
+          return lost('an unterminated sed command');
+        if (cmd === 'y') break;
+        while (i < s.length && /[gpiImMe0-9w]/.test(s[i])) {
+          const flag = s[i++];
+          if (flag === 'e') out.opaque ??= 'sed s///e runs the result as a command';
+          if (flag === 'w') {
+            fileName('write');
+            break;
+          }
+        }
+        break;
+      }
+      default:
+        return lost(`sed command ${JSON.stringify(cmd ?? '')} is not known to be read-only`);
+    }
+    skipBlank();
+    if (i < s.length && !';\n}#'.includes(s[i])) return lost('trailing text after a sed command');
+  }
+  return out;
+}
+
+const word = (text: string): ShellWord => ({ text, dynamic: false, glob: false });
+
+/** Facts of a sed call. */
+export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
+  const a = parseArgs(args, SED_OPTIONS);
+  const paths: PathUse[] = [];
+  const facts: ProgramFacts = {
+    paths,
+    problem: null,
+    scripts: [],
+    opaque: false,
+    evaluates: [],
+    evaluatedTexts: [],
+    destructive: false,
+    changesState: false,
+  };
+  const scripts = a.values.filter((v) => v.option === '-e' || v.option === '--expression').map((v) => v.word);
+  const scriptFile = a.values.find((v) => v.option === '-f' || v.option === '--file');
+  const inPlace = a.flags.has('-i') || a.flags.has('--in-place');
+  const sandbox = a.flags.has('--sandbox');
+  const operands = [...a.operands];
+  if (scripts.length === 0 && !scriptFile) {
+    const first = operands.shift();
+    if (first) scripts.push(first);
+  }
+  for (const w of operands)
+    paths.push({ word: w, access: inPlace ? 'write' : 'read', sure: true, recursive: false });
+  if (scriptFile) {
+    paths.push({ word: scriptFile.word, access: 'read', sure: true, recursive: false });
+    facts.opaque = !sandbox;
+    facts.problem = 'sed -f runs a script from a file';
+  }
+  const unknown = [...a.flags].find(
+    (f) =>
+      !KNOWN_FLAGS.has(f) &&
+      !['-e', '--expression', '-f', '--file', '-i', '--in-place', '-l', '--line-length'].includes(f),
+  );
+  if (unknown) facts.problem ??= `sed option ${unknown} is not known to be read-only`;
+  if (a.dynamicOption)
+    facts.problem ??= 'an argument of sed only known at run time could be an option that writes';
+  for (const w of scripts) {
+    if (w.dynamic) {
+      facts.opaque = true;
+      facts.problem ??= 'the sed script is only known at run time';
+      continue;
+    }
+    const script = readSedScript(w.text);
+    if (script.opaque) {
+      facts.opaque = !sandbox;
+      facts.problem ??= script.opaque;
+    }
+    for (const f of script.writes)
+      paths.push({ word: word(f), access: 'write', sure: true, recursive: false });
+    for (const f of script.reads) paths.push({ word: word(f), access: 'read', sure: true, recursive: false });
+    facts.scripts.push(...(sandbox ? [] : script.commands));
+    if (!sandbox && (script.writes.length > 0 || script.commands.length > 0)) {
+      facts.problem ??=
+        script.writes.length > 0 ? 'the sed script writes a file' : 'the sed script runs a command';
+    }
+  }
+  if (inPlace) {
+    facts.problem ??= 'sed -i rewrites its input files';
+    facts.destructive = true;
+  }
+  if (scripts.length === 0 && !scriptFile) facts.problem ??= 'sed without a script';
+  return facts;
+}

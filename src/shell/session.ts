@@ -1,0 +1,130 @@
+/**
+ * What a line means in the shell session it runs in. The session keeps its cwd and exported variables
+ * between calls, so `~` follows HOME, a relative `cd` may follow CDPATH, a program name follows PATH, and
+ * a nested shell runs the start-up file BASH_ENV names. Those come from the sandbox's session state, and
+ * anything the line itself may change is unknown.
+ */
+import type { ShellAnalysis, ShellCommand, ShellForm } from './types.ts';
+
+/** A shell session's state as the next command sees it (Sandbox.shellState()). */
+export interface ShellSessionState {
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+}
+
+/** Directories on PATH whose programs the sandbox provides (not files the agent can write). */
+export const TRUSTED_PATH_DIRS: readonly string[] = [
+  '/usr/local/sbin',
+  '/usr/local/bin',
+  '/usr/sbin',
+  '/usr/bin',
+  '/sbin',
+  '/bin',
+];
+
+/** Variables that make a shell run code before or while it runs a command. */
+const STARTUP_VARIABLES = ['BASH_ENV', 'ENV', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS'];
+
+/** The analysis as the session gives it meaning. */
+export interface SessionView {
+  /** The analysis with what the session changes applied (programs PATH may redirect are not read-only). */
+  analysis: ShellAnalysis;
+  /** Where `~` leads, or null when the line may change HOME (or the session has none). */
+  home: string | null;
+  /** A relative `cd` may be redirected by CDPATH. */
+  cdpath: boolean;
+}
+
+export interface SessionOptions {
+  /** HOME when no session state is given (default: none, `~` is then unknown). */
+  defaultHome?: string;
+  /** More trusted PATH directories (those of the PATH the session started with). */
+  trustedPath?: readonly string[];
+}
+
+const assigned = (a: ShellAnalysis, name: string): boolean => a.assigns === 'any' || a.assigns.includes(name);
+
+/** Variables whose default just-bash value is harmless (they exist in every session). */
+const DEFAULT_HARMLESS: Record<string, (v: string) => boolean> = {
+  SHELLOPTS: (v) => !/xtrace|verbose/.test(v),
+  BASHOPTS: (v) => !/extdebug|expand_aliases/.test(v),
+  PS4: (v) => !/[$`]/.test(v),
+};
+
+/** Why the session (or the line) may make shells run code of their own, or null. */
+function startupCode(a: ShellAnalysis, env: Readonly<Record<string, string>>): string | null {
+  for (const name of STARTUP_VARIABLES) {
+    if (assigned(a, name)) return `the line sets ${name}`;
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    if (DEFAULT_HARMLESS[name]?.(value)) continue;
+    return `the session's ${name} makes a shell run more code`;
+  }
+  return null;
+}
+
+/** Why PATH may lead a program name to a file the agent can write, or null. */
+function untrustedPath(
+  a: ShellAnalysis,
+  env: Readonly<Record<string, string>>,
+  trusted: ReadonlySet<string>,
+): string | null {
+  if (assigned(a, 'PATH')) return 'the line changes PATH';
+  const path = env.PATH;
+  if (path === undefined) return null;
+  const bad = path.split(':').find((dir) => !trusted.has(dir.replace(/\/+$/, '') || '/'));
+  return bad === undefined
+    ? null
+    : `PATH holds ${bad || 'the current directory'}, where programs may be replaced`;
+}
+
+const OPAQUE_FORM: ShellForm = { words: [{ text: '…', dynamic: true, glob: false }], sure: false };
+
+function notReadOnly(c: ShellCommand, reason: string, opaque: boolean): ShellCommand {
+  return {
+    ...c,
+    readOnly: false,
+    reason: c.reason ?? reason,
+    opaque: c.opaque || opaque,
+    container: opaque ? false : c.container,
+    forms: opaque && !c.opaque ? [...c.forms, OPAQUE_FORM] : c.forms,
+  };
+}
+
+/** Applies the session's state to an analysis. Never throws. */
+export function inSession(
+  a: ShellAnalysis,
+  state: ShellSessionState | undefined,
+  options: SessionOptions = {},
+): SessionView {
+  const env = state?.env ?? {};
+  const homeValue = state ? env.HOME : options.defaultHome;
+  const home = assigned(a, 'HOME') || !homeValue?.startsWith('/') ? null : homeValue;
+  const cdpath = assigned(a, 'CDPATH') || (env.CDPATH ?? '') !== '';
+  const trusted = new Set([...TRUSTED_PATH_DIRS, ...(options.trustedPath ?? [])]);
+  const startup = startupCode(a, env);
+  const path = untrustedPath(a, env, trusted);
+  if (!a.parsed || (!startup && !path)) return { analysis: a, home, cdpath };
+  const commands = a.commands.map((c) => {
+    if (startup && c.startsShell) return notReadOnly(c, startup, true);
+    if (path && c.usesPath) return notReadOnly(c, path, true);
+    return c;
+  });
+  const readOnly =
+    commands.length > 0 && commands.every((c) => c.readOnly && c.paths.every((p) => p.access === 'read'));
+  return {
+    analysis: {
+      ...a,
+      commands,
+      readOnly,
+      concurrencySafe: readOnly && commands.every((c) => !c.changesState),
+    },
+    home,
+    cdpath,
+  };
+}
+
+/** A `cd` target CDPATH may redirect: relative, and not starting with `.` or `..`. */
+export function cdpathSearched(target: string): boolean {
+  return !target.startsWith('/') && !target.startsWith('~') && !/^\.\.?(\/|$)/.test(target);
+}

@@ -1,0 +1,556 @@
+/**
+ * Walks just-bash's AST of a command line and lists every command it may run: through `&&`, `||`, `;`,
+ * pipes, subshells, groups, loops, functions, `$(...)`, backticks, process substitution, array
+ * subscripts and arithmetic the shell evaluates, `bash -c` / `sh -c` text, here-docs fed to a shell,
+ * `eval`, `trap`, `alias` values, `env -S`, wrappers (`env`, `command`, `timeout`, `xargs`...), `find
+ * -exec`, and commands sed and awk programs run. Anything the parser rejects, or a construct the walker
+ * does not know, makes the line unparseable.
+ */
+import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from 'just-bash';
+import { commandForms } from './forms.ts';
+import type { ShellParser } from './parser.ts';
+import { isBuiltin, type PathUse, programFacts } from './programs.ts';
+import { redirectIo } from './redirects.ts';
+import { safeName, safeNumber } from './test-expr.ts';
+import type { ShellCommand, ShellForm, ShellPathRef, ShellWord } from './types.ts';
+import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
+import { findExecCommands, interpreterCode, SHELLS, shellInvocation, unwrapCommand } from './wrappers.ts';
+
+type RedirectionNode = SimpleCommandNode['redirections'][number];
+type ConditionalExpressionNode = Extract<CommandNode, { type: 'ConditionalCommand' }>['expression'];
+
+/** The line cannot be analysed (the engine asks, showing why). */
+export class Unparseable extends Error {}
+
+/** Deepest nesting of scripts in scripts (`bash -c "eval '...'"`) before the line counts as unparseable. */
+export const MAX_DEPTH = 12;
+/** Most commands one line may hold before it counts as unparseable. */
+export const MAX_COMMANDS = 500;
+
+/** Commands acceptEdits allows on workspace paths. */
+const FILE_ONLY = new Set(['mkdir', 'touch', 'mv', 'cp', 'rm']);
+
+/** Builtins whose arguments are variable names they set. */
+const SETS_NAMES = new Set(
+  'export declare typeset local readonly read mapfile readarray unset getopts'.split(' '),
+);
+
+interface Scope {
+  /** Static `cd` targets that may have run (null: a cd to a place only known at run time). */
+  cdTrail: string[] | null;
+}
+
+const copyScope = (s: Scope): Scope => ({ cdTrail: s.cdTrail ? [...s.cdTrail] : null });
+
+const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+export class Walker {
+  readonly commands: ShellCommand[] = [];
+  readonly assigns = new Set<string>();
+  anyAssign = false;
+  parserRuns = 0;
+  private readonly functions = new Set<string>();
+
+  constructor(private readonly parse: ShellParser) {}
+
+  /** Parses and walks a script text. */
+  text(line: string, scope: Scope, depth: number): void {
+    if (depth > MAX_DEPTH) throw new Unparseable('scripts nested too deeply');
+    let ast: ScriptNode;
+    try {
+      this.parserRuns++;
+      ast = this.parse(line);
+    } catch (err) {
+      throw new Unparseable(err instanceof Error ? err.message : String(err));
+    }
+    this.script(ast, scope, depth + 1);
+  }
+
+  script(node: ScriptNode, scope: Scope, depth: number): void {
+    if (depth > MAX_DEPTH) throw new Unparseable('scripts nested too deeply');
+    this.statements(node.statements, scope, depth);
+  }
+
+  /** Walks what expanding `node` runs (substitutions, evaluated subscripts); returns the facts. */
+  expansions(node: unknown, scope: Scope, depth: number): ExpansionFacts {
+    const facts = emptyFacts();
+    scanExpansions(node, facts);
+    for (const s of facts.scripts) this.script(s, copyScope(scope), depth + 1);
+    for (const t of facts.texts) this.text(t, copyScope(scope), depth);
+    for (const name of facts.assigns) this.assigns.add(name);
+    return facts;
+  }
+
+  /** Text the shell evaluates as arithmetic or a subscript: the commands its substitutions run. */
+  evaluated(text: string, scope: Scope, depth: number): void {
+    this.text(`: ${text}`, copyScope(scope), depth);
+  }
+
+  statements(list: readonly StatementNode[], scope: Scope, depth: number): void {
+    for (const st of list) {
+      if (st.deferredError) throw new Unparseable(st.deferredError.message);
+      for (const pipeline of st.pipelines) {
+        const sub = pipeline.commands.length > 1;
+        for (const cmd of pipeline.commands) this.command(cmd, sub ? copyScope(scope) : scope, depth);
+      }
+    }
+  }
+
+  command(node: CommandNode, scope: Scope, depth: number): void {
+    if (this.commands.length > MAX_COMMANDS) throw new Unparseable('too many commands');
+    switch (node.type) {
+      case 'SimpleCommand':
+        this.simple(node, scope, depth);
+        return;
+      case 'If':
+        for (const c of node.clauses) {
+          this.statements(c.condition, scope, depth);
+          this.statements(c.body, scope, depth);
+        }
+        if (node.elseBody) this.statements(node.elseBody, scope, depth);
+        break;
+      case 'For': {
+        this.assigns.add(node.variable);
+        const facts = this.expansions(node.words, scope, depth);
+        if (facts.evaluates.length > 0) this.pseudo('for … in', facts.evaluates[0], true);
+        this.statements(node.body, scope, depth);
+        break;
+      }
+      case 'CStyleFor': {
+        const facts = this.expansions([node.init, node.condition, node.update], scope, depth);
+        this.pseudo('for (( … ))', facts.evaluates[0] ?? null, true);
+        this.statements(node.body, scope, depth);
+        break;
+      }
+      case 'While':
+      case 'Until':
+        this.statements(node.condition, scope, depth);
+        this.statements(node.body, scope, depth);
+        break;
+      case 'Case': {
+        const facts = this.expansions([node.word, ...node.items.map((i) => i.patterns)], scope, depth);
+        if (facts.evaluates.length > 0) this.pseudo('case', facts.evaluates[0], false);
+        for (const item of node.items) this.statements(item.body, scope, depth);
+        break;
+      }
+      case 'Subshell':
+        this.statements(node.body, copyScope(scope), depth);
+        break;
+      case 'Group':
+        this.statements(node.body, scope, depth);
+        break;
+      case 'ArithmeticCommand': {
+        const facts = this.expansions(node.expression, scope, depth);
+        this.pseudo('(( … ))', facts.evaluates[0] ?? null, facts.assigns.length > 0);
+        break;
+      }
+      case 'ConditionalCommand': {
+        const facts = this.expansions(node.expression, scope, depth);
+        const evaluates = [...facts.evaluates];
+        this.conditionRisks(node.expression, evaluates, scope, depth);
+        this.pseudo('[[ … ]]', evaluates[0] ?? null, false);
+        break;
+      }
+      case 'FunctionDef':
+        // From here on the name runs the body (walked here) rather than a program of that name.
+        this.functions.add(node.name);
+        this.command(node.body, copyScope(scope), depth);
+        this.pseudo(`${node.name}() { … }`, 'defines a function', true, false);
+        break;
+      default:
+        throw new Unparseable(`unknown command ${(node as { type: string }).type}`);
+    }
+    this.compoundRedirections(node.redirections, scope, depth);
+  }
+
+  /** `[[ -v name ]]` and numeric comparisons evaluate their operands as code. */
+  private conditionRisks(expr: ConditionalExpressionNode, out: string[], scope: Scope, depth: number): void {
+    switch (expr.type) {
+      case 'CondUnary':
+        if (expr.operator === '-v' || expr.operator === '-R') {
+          const w = wordOf(expr.operand);
+          if (!safeName(w)) {
+            out.push(`[[ ${expr.operator} ]] evaluates the subscript of ${w.text}`);
+            if (!w.dynamic && /[$`]/.test(w.text)) this.evaluated(w.text, scope, depth);
+          }
+        }
+        return;
+      case 'CondBinary':
+        if (/^-(eq|ne|lt|le|gt|ge)$/.test(expr.operator)) {
+          for (const side of [expr.left, expr.right]) {
+            const w = wordOf(side);
+            if (safeNumber(w)) continue;
+            out.push(`[[ ${expr.operator} ]] evaluates ${w.text} as arithmetic`);
+            if (!w.dynamic && /[$`]/.test(w.text)) this.evaluated(w.text, scope, depth);
+          }
+        }
+        return;
+      case 'CondNot':
+      case 'CondGroup':
+        this.conditionRisks('operand' in expr ? expr.operand : expr.expression, out, scope, depth);
+        return;
+      case 'CondAnd':
+      case 'CondOr':
+        this.conditionRisks(expr.left, out, scope, depth);
+        this.conditionRisks(expr.right, out, scope, depth);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A command with no program of its own (`[[ ]]`, `(( ))`, a function definition). */
+  private pseudo(
+    source: string,
+    problem: string | null,
+    changesState: boolean,
+    opaque = problem !== null,
+  ): void {
+    this.push({
+      source,
+      words: [],
+      allowTexts: [],
+      forms: [],
+      readOnly: problem === null,
+      ...(problem ? { reason: problem } : {}),
+      changesState,
+      opaque,
+      container: false,
+      startsShell: false,
+      usesPath: false,
+      fileOnly: false,
+      destructive: false,
+      paths: [],
+    });
+  }
+
+  /** The file redirections of a compound command (`{ ...; } > out`). */
+  private compoundRedirections(list: readonly RedirectionNode[], scope: Scope, depth: number): void {
+    if (list.length === 0) return;
+    this.expansions(list, scope, depth);
+    const io = redirectIo(list);
+    for (const name of io.assigns) this.assigns.add(name);
+    if (io.paths.length === 0) return;
+    this.push({
+      source: 'redirection',
+      words: [],
+      allowTexts: [],
+      forms: [],
+      readOnly: true,
+      changesState: false,
+      opaque: false,
+      container: false,
+      startsShell: false,
+      usesPath: false,
+      fileOnly: false,
+      destructive: io.overwrites,
+      paths: io.paths.map((p) => this.ref(p, scope)),
+    });
+  }
+
+  /**
+   * Records a command. Its forms (what deny and ask rules match) are many for a long command and only
+   * needed when such rules exist: they are computed on first read, once.
+   */
+  private push(command: Omit<ShellCommand, 'forms'> & { forms: ShellForm[] | (() => ShellForm[]) }): void {
+    const { forms, ...rest } = command;
+    if (typeof forms !== 'function') {
+      this.commands.push({ ...rest, forms });
+      return;
+    }
+    let cached: ShellForm[] | undefined;
+    const entry = rest as ShellCommand;
+    Object.defineProperty(entry, 'forms', { enumerable: true, get: () => (cached ??= forms()) });
+    this.commands.push(entry);
+  }
+
+  private ref(p: PathUse, scope: Scope): ShellPathRef {
+    return {
+      text: p.word.text,
+      dynamic: p.word.dynamic,
+      glob: p.word.glob,
+      tilde: p.word.tilde === true,
+      access: p.access,
+      sure: p.sure,
+      recursive: p.recursive,
+      redirect: p.redirect === true,
+      cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
+    };
+  }
+
+  /**
+   * A command another one runs with arguments added at run time (`xargs`, `find -exec`): its own
+   * entry, with a shell's static `-c` text parsed.
+   */
+  private inner(
+    words: readonly ShellWord[],
+    written: readonly ShellWord[],
+    scope: Scope,
+    depth: number,
+  ): void {
+    const un = unwrapCommand(words);
+    const name = un.words[0]?.dynamic ? '' : (un.words[0]?.text ?? '');
+    let opaque = un.words.length === 0 || un.words[0].dynamic;
+    let container = false;
+    if (name === 'eval' || name === 'source' || name === '.') opaque = true;
+    else if (SHELLS.has(name)) {
+      const inv = shellInvocation(un.words);
+      if (inv.kind === 'text' && !inv.text.dynamic) {
+        this.text(inv.text.text, copyScope(scope), depth);
+        container = true;
+      } else opaque = true;
+    } else if (interpreterCode(un.words) === 'inline' || interpreterCode(un.words) === 'stdin') opaque = true;
+    const facts = programFacts(un.words);
+    for (const s of facts.scripts) this.text(s, copyScope(scope), depth);
+    const problem = opaque ? 'runs code that cannot be checked' : container ? null : (facts.problem ?? null);
+    this.push({
+      source: written.map((w) => w.text).join(' '),
+      words: un.words,
+      allowTexts:
+        written.every((w) => !w.dynamic) && written.length > 0 ? [written.map((w) => w.text).join(' ')] : [],
+      forms: () =>
+        commandForms(written, un.words, [], {
+          readOnly: problem === null,
+          opaque: opaque || facts.opaque,
+          shadowed: this.functions.has(name),
+        }),
+      readOnly: problem === null,
+      ...(problem ? { reason: problem } : {}),
+      changesState: false,
+      opaque: opaque || facts.opaque,
+      container,
+      startsShell: SHELLS.has(name),
+      usesPath: name !== '' && !name.includes('/') && !isBuiltin(name),
+      fileOnly: false,
+      destructive: facts.destructive,
+      paths: [...facts.paths, ...un.paths.map((p) => ({ ...p, sure: true, recursive: false }))].map((p) =>
+        this.ref(p, scope),
+      ),
+    });
+  }
+
+  simple(node: SimpleCommandNode, scope: Scope, depth: number): void {
+    // Substitutions run first, in subshells that start where this command starts.
+    const exp = this.expansions([node.assignments, node.name, node.args, node.redirections], scope, depth);
+    const written = [...(node.name ? [node.name] : []), ...node.args].map(wordOf);
+    const io = redirectIo(node.redirections);
+    for (const name of io.assigns) this.assigns.add(name);
+    const source = written.map((w) => w.text).join(' ');
+    const assignments = node.assignments.length > 0;
+    const evaluates = [...exp.evaluates];
+    const un = unwrapCommand(written);
+    const inner = un.words;
+    const name = inner[0] && !inner[0].dynamic ? inner[0].text : '';
+
+    if (inner.length === 0 && !un.splitString) {
+      // Assignments, redirections, `exec 3>file`, or a wrapper that runs nothing (`env`, `command -v x`).
+      const problem = evaluates[0] ?? (assignments && written.length === 0 ? 'variable assignment' : null);
+      const programProblem = written.length > 0 && !un.lookup ? programFacts(written).problem : null;
+      const paths = [...io.paths, ...un.paths.map((p) => ({ ...p, sure: true, recursive: false }))];
+      this.push({
+        source: source || node.assignments.map((a) => `${a.name}=…`).join(' ') || 'redirection',
+        words: [],
+        allowTexts: written.length > 0 && written.every((w) => !w.dynamic) && !assignments ? [source] : [],
+        forms: () =>
+          written.length > 0
+            ? commandForms(written, written, [], { readOnly: true, opaque: false, shadowed: false })
+            : [],
+        readOnly: (problem ?? programProblem) === null,
+        ...((problem ?? programProblem) ? { reason: (problem ?? programProblem) as string } : {}),
+        changesState: (assignments && written.length === 0) || written[0]?.text === 'exec',
+        opaque: evaluates.length > 0,
+        container: false,
+        startsShell: false,
+        usesPath: false,
+        fileOnly: false,
+        destructive: io.overwrites,
+        paths: paths.map((p) => this.ref(p, scope)),
+      });
+      return;
+    }
+
+    const extraForms: ShellWord[][] = [];
+    let opaque = evaluates.length > 0;
+    let container = false;
+    let changesState = assignments && written.length === 0;
+    const sameShell = (text: string) => this.text(text, scope, depth);
+
+    if (un.splitString) {
+      if (un.splitString.dynamic || inner.some((w) => w.dynamic)) opaque = true;
+      else {
+        this.text(
+          [un.splitString.text, ...inner.map((w) => quote(w.text))].join(' '),
+          copyScope(scope),
+          depth,
+        );
+        container = true;
+      }
+    } else if (SHELLS.has(name)) {
+      const inv = shellInvocation(inner);
+      if (inv.kind === 'text') {
+        if (inv.text.dynamic) opaque = true;
+        else {
+          this.text(inv.text.text, copyScope(scope), depth);
+          container = true;
+        }
+      } else if (inv.kind === 'stdin' && io.stdin !== null) {
+        this.text(io.stdin, copyScope(scope), depth);
+        container = true;
+      } else opaque = true;
+    } else if (name === 'eval') {
+      const args = inner.slice(1);
+      if (args.some((w) => w.dynamic)) {
+        opaque = true;
+        this.anyAssign = true;
+      } else {
+        // eval runs in this shell: its cd and assignments count here.
+        sameShell(args.map((w) => w.text).join(' '));
+        container = true;
+      }
+    } else if (name === 'source' || name === '.') {
+      opaque = true;
+      this.anyAssign = true;
+    } else if (name === 'trap') {
+      const action = inner[1];
+      changesState = true;
+      if (action && !action.text.startsWith('-')) {
+        if (action.dynamic) opaque = true;
+        else this.text(action.text, copyScope(scope), depth);
+      }
+    } else if (name === 'alias') {
+      changesState = true;
+      for (const w of inner.slice(1)) {
+        const eq = w.text.indexOf('=');
+        if (eq < 0) continue;
+        this.functions.add(w.text.slice(0, eq));
+        if (w.dynamic) opaque = true;
+        else this.text(w.text.slice(eq + 1), copyScope(scope), depth);
+      }
+    } else if (name === 'watch') {
+      const rest = inner.slice(1).filter((w) => !w.text.startsWith('-'));
+      if (rest.some((w) => w.dynamic)) opaque = true;
+      else if (rest.length > 0) this.text(rest.map((w) => w.text).join(' '), copyScope(scope), depth);
+    } else if (name === 'find') {
+      for (const cmd of findExecCommands(inner)) {
+        extraForms.push(cmd);
+        // As written (`rm {}`), for allow rules; `{}` stays a run-time word for everything else.
+        const asWritten = cmd.map((w) => (w.dynamic && w.text.includes('{}') ? { ...w, dynamic: false } : w));
+        this.inner(cmd, asWritten, scope, depth);
+      }
+    } else {
+      // Inline code (`node -e`, `python3 -c`) or code from standard input: it may do anything.
+      const code = interpreterCode(inner);
+      if (code === 'inline' || code === 'stdin') opaque = true;
+    }
+
+    if (un.xargs) {
+      // xargs runs the command with arguments read at run time: the command is its own entry.
+      // The command as written after xargs and its options (for allow rules; `{}` as written).
+      const count = inner.filter((w) => !(w.dynamic && w.text === '…')).length;
+      const tail = written.slice(written.length - count);
+      const given = tail[0]?.text === inner[0]?.text ? tail : inner.slice(0, count);
+      this.inner(inner, given, scope, depth);
+      container = true;
+    }
+
+    const facts = container || opaque ? null : programFacts(inner);
+    if (facts) {
+      for (const s of facts.scripts) this.text(s, copyScope(scope), depth);
+      for (const t of facts.evaluatedTexts) this.evaluated(t, scope, depth);
+      evaluates.push(...facts.evaluates);
+      if (facts.opaque || facts.evaluates.length > 0) opaque = true;
+      if (facts.changesState) changesState = true;
+    }
+    if (SETS_NAMES.has(name) || (name === 'printf' && inner[1]?.text.startsWith('-v'))) this.namesSet(inner);
+    if (name === 'cd' || name === 'pushd' || name === 'popd') {
+      this.assigns.add('PWD');
+      this.assigns.add('OLDPWD');
+    }
+
+    const paths: PathUse[] = [
+      ...(facts?.paths ?? []),
+      ...io.paths,
+      ...un.paths.map((p) => ({ ...p, sure: true, recursive: false })),
+    ];
+    if (un.chdir) paths.push({ word: un.chdir, access: 'read', sure: true, recursive: false });
+    const refs = paths.map((p) => this.ref(p, scope));
+    if (name === 'cd' || name === 'pushd' || name === 'popd') moveScope(scope, name, inner);
+    if (un.chdir)
+      scope.cdTrail = un.chdir.dynamic || !scope.cdTrail ? null : [...scope.cdTrail, un.chdir.text];
+
+    let problem: string | null;
+    if (evaluates.length > 0) problem = evaluates[0];
+    else if (assignments) problem = 'variable assignment';
+    else if (un.changesEnvironment) problem = 'changes the environment of the command';
+    else if (opaque) problem = 'runs code that cannot be checked';
+    else if (container) problem = null;
+    else problem = facts?.problem ?? null;
+    const allowTexts = assignments
+      ? []
+      : [written, ...(un.transparent && !un.xargs ? [inner] : [])]
+          .filter((ws) => ws.length > 0 && ws.every((w) => !w.dynamic))
+          .map((ws) => ws.map((w) => w.text).join(' '));
+    this.push({
+      source,
+      // xargs itself: what it runs is the entry pushed for it above.
+      words: un.xargs ? written : inner,
+      allowTexts: [...new Set(allowTexts)],
+      forms: () =>
+        commandForms(written, inner, extraForms, {
+          readOnly: problem === null,
+          opaque,
+          shadowed: this.functions.has(name),
+        }),
+      readOnly: problem === null,
+      ...(problem ? { reason: problem } : {}),
+      changesState,
+      opaque,
+      container,
+      startsShell: SHELLS.has(name),
+      usesPath: name !== '' && !name.includes('/') && !isBuiltin(name) && !this.functions.has(name),
+      fileOnly: FILE_ONLY.has(name) && !un.xargs,
+      destructive: (facts?.destructive ?? false) || io.overwrites,
+      paths: refs,
+    });
+  }
+
+  /** Variables a builtin sets (`export X=1`, `read a b`, `unset X`); a run-time name may be any. */
+  private namesSet(words: readonly ShellWord[]): void {
+    for (const w of words.slice(1)) {
+      if (w.dynamic) {
+        this.anyAssign = true;
+        continue;
+      }
+      if (/^[-+][a-zA-Z]+$/.test(w.text)) continue;
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.text);
+      if (m) this.assigns.add(m[1]);
+    }
+    if (words[0]?.text === 'read') this.assigns.add('REPLY');
+  }
+}
+
+/** Applies `cd` / `pushd` / `popd` to the scope (`cd` alone goes HOME: `~`). */
+function moveScope(scope: Scope, name: string, words: readonly ShellWord[]): void {
+  const args = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.text));
+  if (
+    name === 'popd' ||
+    args.length > 1 ||
+    args[0]?.dynamic ||
+    args[0]?.text === '-' ||
+    /^[+-]\d+$/.test(args[0]?.text ?? '')
+  ) {
+    scope.cdTrail = null;
+    return;
+  }
+  if (!scope.cdTrail) return;
+  const target = args[0];
+  scope.cdTrail.push(
+    target === undefined
+      ? '~'
+      : target.tilde || !target.text.startsWith('~')
+        ? target.text
+        : `./${target.text}`,
+  );
+}
+
+export { UnknownSyntax };
