@@ -161,12 +161,10 @@ const MESSAGES = {
       return `${msg} must be specified`;
     },
   ],
+  // `err` arrives already inspected (events does it), as in Node.
   ERR_UNHANDLED_ERROR: [
     Error,
-    (err) => {
-      if (err === undefined) return 'Unhandled error.';
-      return `Unhandled error. (${lazyInspect(err)})`;
-    },
+    (err) => (err === undefined ? 'Unhandled error.' : `Unhandled error. (${err})`),
   ],
   ERR_INVALID_THIS: [TypeError, (type) => `Value of "this" must be of type ${type}`],
   ERR_INVALID_RETURN_VALUE: [
@@ -181,6 +179,7 @@ const MESSAGES = {
   ERR_FALSY_VALUE_REJECTION: [Error, () => 'Promise was rejected with falsy value'],
   ERR_AMBIGUOUS_ARGUMENT: [TypeError, (arg, msg) => `The "${arg}" argument is ambiguous. ${msg}`],
   ERR_INVALID_URL: [TypeError, () => 'Invalid URL'],
+  ERR_INVALID_TUPLE: [TypeError, (name, value) => `${name} must be an iterable ${value} tuple`],
   ERR_INVALID_URL_SCHEME: [TypeError, (expected) => `The URL must be of scheme ${expected}`],
   ERR_INVALID_FILE_URL_PATH: [TypeError, (msg) => `File URL path ${msg}`],
   ERR_INVALID_FILE_URL_HOST: [
@@ -293,8 +292,31 @@ function validateAbortSignal(signal, name) {
   }
 }
 
+/**
+ * process.emitWarning when the engine's process has it; otherwise prints what Node prints for an
+ * unhandled warning. `warning` is a string or an Error (its name is the warning's type). Never throws.
+ */
+function emitWarning(warning, type = 'Warning', code = undefined) {
+  const proc = globalThis.process;
+  try {
+    if (typeof proc?.emitWarning === 'function') {
+      proc.emitWarning(warning, type, code);
+      return;
+    }
+    const name = typeof warning === 'string' ? type : warning.name;
+    const message = typeof warning === 'string' ? warning : warning.message;
+    if (name === 'DeprecationWarning' && proc?.noDeprecation) return;
+    const hint = name === 'DeprecationWarning' ? 'trace-deprecation' : 'trace-warnings';
+    const text = `(node:${proc?.pid ?? 1}) ${code ? `[${code}] ` : ''}${name}: ${message}\n(Use \`node --${hint} ...\` to show where the warning was created)\n`;
+    proc?.stderr?.write?.(text);
+  } catch {
+    // A warning must never break the program that caused it.
+  }
+}
+
 module.exports = {
   codes,
+  emitWarning,
   AbortError,
   makeNodeError,
   setStackHeader,

@@ -10,7 +10,13 @@ const { isDeepStrictEqual } = require('internal/util/comparisons');
 const { parseArgs } = require('internal/util/parse-args');
 const { TextEncoder, TextDecoder } = require('internal/encoding');
 const types = require('node:util/types');
-const { codes, validateFunction, validateString, validateAbortSignal } = require('internal/errors');
+const {
+  codes,
+  emitWarning,
+  validateFunction,
+  validateString,
+  validateAbortSignal,
+} = require('internal/errors');
 
 const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
 // Set by builtins whose callback gets several results: promisify resolves with an object of them.
@@ -102,18 +108,6 @@ function inherits(ctor, superCtor) {
   }
   Object.defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true });
   Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
-}
-
-/** Writes a warning the way Node's process.emitWarning does when the engine's process lacks one. */
-function emitWarning(message, type, code) {
-  const proc = globalThis.process;
-  if (typeof proc?.emitWarning === 'function') {
-    proc.emitWarning(message, type, code);
-    return;
-  }
-  if (proc?.noDeprecation && type === 'DeprecationWarning') return;
-  const text = `(node:${proc?.pid ?? 1}) ${code ? `[${code}] ` : ''}${type}: ${message}\n`;
-  if (typeof proc?.stderr?.write === 'function') proc.stderr.write(text);
 }
 
 const warnedCodes = new Set();

@@ -34,12 +34,34 @@ export function runBoth(
   return { node: JSON.parse(nodeText), guest: JSON.parse(guestText) };
 }
 
-/**
- * Asserts the guest gives Node's result for every input; a failure lists up to 8 differing inputs
- * with both results, so one run shows the pattern.
- */
-export function expectSameAsNode(h: GuestHarness, fnSource: string, inputs: readonly unknown[]): void {
-  const { node, guest } = runBoth(h, fnSource, inputs);
+const WRAP_ASYNC = (fnSource: string) => `(async function (fn, inputs, require) {
+  const out = [];
+  for (const input of inputs) {
+    try {
+      const value = await fn(input, require);
+      out.push(value === undefined ? { undefined: true } : value);
+    } catch (err) {
+      out.push({ threw: err && err.name, code: err && err.code, message: err && String(err.message) });
+    }
+  }
+  return JSON.stringify(out);
+})((${fnSource}), `;
+
+/** As runBoth for an async function: awaits each input's promise on both sides. */
+export async function runBothAsync(
+  h: GuestHarness,
+  fnSource: string,
+  inputs: readonly unknown[],
+): Promise<{ node: unknown[]; guest: unknown[] }> {
+  const json = JSON.stringify(inputs);
+  const nodeText = await (new Function('require', `return ${WRAP_ASYNC(fnSource)}${json}, require);`)(
+    nodeRequire,
+  ) as Promise<string>);
+  const guestText = h.evalAsync(`${WRAP_ASYNC(fnSource)}${json}, require);`) as string;
+  return { node: JSON.parse(nodeText), guest: JSON.parse(guestText) };
+}
+
+function assertSame(inputs: readonly unknown[], node: unknown[], guest: unknown[]): void {
   const diffs: string[] = [];
   for (let i = 0; i < inputs.length; i++) {
     if (JSON.stringify(node[i]) !== JSON.stringify(guest[i])) {
@@ -49,4 +71,23 @@ export function expectSameAsNode(h: GuestHarness, fnSource: string, inputs: read
     }
   }
   expect(diffs.slice(0, 8).join('\n\n'), `${diffs.length} of ${inputs.length} inputs differ`).toBe('');
+}
+
+/** expectSameAsNode for async functions. */
+export async function expectSameAsNodeAsync(
+  h: GuestHarness,
+  fnSource: string,
+  inputs: readonly unknown[],
+): Promise<void> {
+  const { node, guest } = await runBothAsync(h, fnSource, inputs);
+  assertSame(inputs, node, guest);
+}
+
+/**
+ * Asserts the guest gives Node's result for every input; a failure lists up to 8 differing inputs
+ * with both results, so one run shows the pattern.
+ */
+export function expectSameAsNode(h: GuestHarness, fnSource: string, inputs: readonly unknown[]): void {
+  const { node, guest } = runBoth(h, fnSource, inputs);
+  assertSame(inputs, node, guest);
 }

@@ -195,7 +195,7 @@ export class GuestHarness {
       const ran = ticks.error ? this.rethrow(ticks.error) : ticks.value.consume((v) => this.vm.getNumber(v));
       const jobs = this.runtime.executePendingJobs();
       if (jobs.error) jobs.error.consume((e) => this.rethrow(e));
-      if (ran === 0 && jobs.value === 0) return;
+      if (ran === 0 && 'value' in jobs && jobs.value === 0) return;
     }
   }
 
