@@ -1,6 +1,6 @@
 'use strict';
 // The objects a test or suite function receives: TestContext (`t`) and SuiteContext.
-const { codes, validateFunction, validateInteger } = require('internal/errors');
+const { validateFunction, validateInteger } = require('internal/errors');
 
 // The assert functions `t.assert` offers (Node 22); each call counts towards `t.plan()`.
 const ASSERT_METHODS = [
