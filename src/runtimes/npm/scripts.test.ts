@@ -11,7 +11,7 @@ const project = (scripts: Record<string, string>, extra: Record<string, unknown>
   makeShell({ files: { 'package.json': pkgJson({ name: 'app', version: '1.2.3', scripts, ...extra }) } });
 
 describe('npm run', () => {
-  it('prints npm\'s banner, runs pre and post scripts, and appends quoted arguments', async () => {
+  it("prints npm's banner, runs pre and post scripts, and appends quoted arguments", async () => {
     const bash = project({
       prebuild: 'echo pre',
       build: 'echo "args:" "$@" && printf "[%s]\\n" ',
@@ -63,7 +63,12 @@ describe('npm run', () => {
     await bash.exec('mkdir -p src/deep');
     const r = await bash.exec('cd src/deep && npm run env --silent');
     expect(r.stderr).toBe('');
-    const values = Object.fromEntries(r.stdout.trim().split('\n').map((v, i) => [names[i], v]));
+    const values = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((v, i) => [names[i], v]),
+    );
     expect(values).toMatchObject({
       npm_lifecycle_event: 'env',
       npm_package_name: 'app',
@@ -74,7 +79,9 @@ describe('npm run', () => {
       npm_package_config_port: '8080',
       npm_lifecycle_script: `printenv ${names.join(' ')}`,
     });
-    expect(values.npm_config_user_agent).toMatch(new RegExp(`^npm/${NPM_VERSION.replace(/\./g, '\\.')} node/v`));
+    expect(values.npm_config_user_agent).toMatch(
+      new RegExp(`^npm/${NPM_VERSION.replace(/\./g, '\\.')} node/v`),
+    );
     expect(values.PATH.split(':').slice(0, 4)).toEqual([
       `${PROJECT}/node_modules/.bin`,
       '/home/user/node_modules/.bin',
@@ -83,7 +90,7 @@ describe('npm run', () => {
     ]);
   });
 
-  it('programs a script starts see npm\'s variables in their environment', async () => {
+  it("programs a script starts see npm's variables in their environment", async () => {
     const bash = project({ show: 'show-env' });
     const seen: Record<string, string | undefined>[] = [];
     bash.registerCommand({
@@ -107,14 +114,18 @@ describe('npm run', () => {
   });
 
   it('--prefix names the package folder', async () => {
-    const bash = makeShell({ files: { 'sub/package.json': pkgJson({ name: 'sub', version: '0.0.1', scripts: { hi: 'echo hi from sub' } }) } });
+    const bash = makeShell({
+      files: {
+        'sub/package.json': pkgJson({ name: 'sub', version: '0.0.1', scripts: { hi: 'echo hi from sub' } }),
+      },
+    });
     const r = await bash.exec('npm --prefix sub run hi');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('> sub@0.0.1 hi');
     expect(r.stdout).toContain('hi from sub');
   });
 
-  it('a missing script is npm\'s error with the list hint (and a suggestion), exit 1', async () => {
+  it("a missing script is npm's error with the list hint (and a suggestion), exit 1", async () => {
     const bash = project({ build: 'echo b', test: 'echo t' });
     const r = await bash.exec('npm run buil');
     expect(r.exitCode).toBe(1);
@@ -141,7 +152,7 @@ describe('npm run', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('a failing script returns its exit code and npm\'s error lines; the post script does not run', async () => {
+  it("a failing script returns its exit code and npm's error lines; the post script does not run", async () => {
     const bash = project({ check: 'echo checking; exit 3', postcheck: 'echo never' });
     const r = await bash.exec('npm run check; echo "rc=$?"');
     expect(r.stdout).toContain('checking\n');
@@ -153,7 +164,7 @@ describe('npm run', () => {
     expect(r.stderr).toContain('npm error command sh -c echo checking; exit 3');
   });
 
-  it('--silent (-s) drops the banner and npm\'s own lines', async () => {
+  it("--silent (-s) drops the banner and npm's own lines", async () => {
     const bash = project({ hi: 'echo hi', bad: 'exit 4' });
     expect((await bash.exec('npm run hi -s')).stdout).toBe('hi\n');
     expect((await bash.exec('npm run --silent hi')).stdout).toBe('hi\n');
@@ -189,12 +200,14 @@ describe('npm run', () => {
     expect(r.stdout).toBe('my-tool says --loud\n');
   });
 
-  it('without package.json, npm run is npm\'s ENOENT error', async () => {
+  it("without package.json, npm run is npm's ENOENT error", async () => {
     const bash = makeShell();
     const r = await bash.exec('npm run build');
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('npm error code ENOENT');
-    expect(r.stderr).toContain(`Could not read package.json: Error: ENOENT: no such file or directory, open '${PROJECT}/package.json'`);
+    expect(r.stderr).toContain(
+      `Could not read package.json: Error: ENOENT: no such file or directory, open '${PROJECT}/package.json'`,
+    );
   });
 
   it('invalid package.json is EJSONPARSE', async () => {
@@ -221,7 +234,9 @@ describe('npm test, start, stop, restart', () => {
   });
 
   it('npm start runs `node server.js` when there is no start script and server.js exists', async () => {
-    const bash = makeShell({ files: { 'package.json': pkgJson({ name: 'srv', version: '1.0.0' }), 'server.js': '' } });
+    const bash = makeShell({
+      files: { 'package.json': pkgJson({ name: 'srv', version: '1.0.0' }), 'server.js': '' },
+    });
     const r = await bash.exec('npm start');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('> srv@1.0.0 start\n> node server.js\n\n');
@@ -263,7 +278,7 @@ describe('npm basics', () => {
     expect(r.stderr).toContain('npm error Unknown command: "publish"');
   });
 
-  it('npm init -y writes npm\'s default package.json and keeps existing fields', async () => {
+  it("npm init -y writes npm's default package.json and keeps existing fields", async () => {
     const bash = makeShell();
     await bash.exec('mkdir -p "/home/user/My Tool"');
     const r = await bash.exec('cd "/home/user/My Tool" && npm init -y');
@@ -280,7 +295,9 @@ describe('npm basics', () => {
       license: 'ISC',
       type: 'commonjs',
     });
-    expect(r.stdout.startsWith('Wrote to /home/user/My Tool/package.json:\n\n{\n  "name": "my-tool",')).toBe(true);
+    expect(r.stdout.startsWith('Wrote to /home/user/My Tool/package.json:\n\n{\n  "name": "my-tool",')).toBe(
+      true,
+    );
     const existing = project({ build: 'tsc' });
     await existing.exec('npm init -y');
     const merged = await readJson(existing, 'package.json');
