@@ -67,7 +67,13 @@ function fixtureSources(names: string[]): Record<string, string> {
 }
 
 describe('node:test reports as Node does', () => {
-  for (const name of ['basic.test.js', 'hooks.test.js', 'lifecycle.test.js', 'mock.test.js']) {
+  for (const name of [
+    'basic.test.js',
+    'hooks.test.js',
+    'lifecycle.test.js',
+    'mock.test.js',
+    'assert.test.js',
+  ]) {
     it(name, async () => {
       const golden = `${FIXTURES}${name.replace(/\.js$/, '.spec.txt')}`;
       if (REGENERATE) writeGolden(golden, recordWithNode(`${FIXTURES}${name}`));
@@ -120,6 +126,20 @@ describe('--test-only', () => {
       ].join('\n'),
     );
     expect(exitCode).toBe(0);
+  });
+});
+
+describe('--test-name-pattern', () => {
+  it('skips the tests whose names do not match, as Node does', async () => {
+    const golden = `${FIXTURES}pattern.test.spec.txt`;
+    if (REGENERATE) {
+      writeGolden(
+        golden,
+        recordWithNode(`${FIXTURES}pattern.test.js`, ['--test-name-pattern=/MUL/i', '--test-reporter=spec']),
+      );
+    }
+    const { output, exitCode } = await runFixture('pattern.test.js', ['--test-name-pattern=/MUL/i']);
+    expect(`${normalizeReport(output)}\n[exit ${exitCode}]\n`).toBe(readFileSync(golden, 'utf8'));
   });
 });
 

@@ -22,7 +22,7 @@ function freshCounters() {
 }
 
 const harness = {
-  config: { only: false, isTestRunner: false, timeout: Infinity, cwd: undefined },
+  config: { only: false, isTestRunner: false, timeout: Infinity, cwd: undefined, namePatterns: [] },
   root: null,
   reporter: null,
   counters: freshCounters(),
@@ -251,6 +251,7 @@ const harness = {
       isTestRunner: true,
       timeout: typeof options.timeout === 'number' ? options.timeout : Infinity,
       cwd: options.cwd,
+      namePatterns: toRegExps(options.namePatterns ?? [], 'options.namePatterns'),
     };
     this.unlisten();
     this.root = null;
@@ -302,20 +303,45 @@ const harness = {
   },
 };
 
+/** `--test-name-pattern` values as Node reads them: `/re/flags` or a plain pattern. */
+function toRegExps(patterns, name) {
+  return (Array.isArray(patterns) ? patterns : [patterns]).map((p) => {
+    if (p instanceof RegExp) return p;
+    const m = /^\/(?<pattern>.*)\/(?<flags>[a-z]*)$/.exec(String(p));
+    try {
+      return new RegExp(m?.groups.pattern ?? String(p), m?.groups.flags ?? '');
+    } catch (err) {
+      throw require('internal/errors').codes.ERR_INVALID_ARG_VALUE(
+        name,
+        p,
+        `is an invalid regular expression. ${err.message}`,
+      );
+    }
+  });
+}
+
 /**
- * Direct mode reads Node's flags from process.execArgv: `--test-only`, `--test-timeout=ms` (or
- * `--test-timeout ms`).
+ * Direct mode reads Node's flags from process.execArgv: `--test-only`, `--test-timeout=ms` and
+ * `--test-name-pattern=re` (each also as two arguments).
  */
 function configFromExecArgv() {
   const argv = (globalThis.process && Array.isArray(process.execArgv) && process.execArgv) || [];
   let timeout = Infinity;
+  const patterns = [];
   for (let i = 0; i < argv.length; i++) {
-    const m = /^--test-timeout(?:=(.*))?$/.exec(argv[i]);
+    const m = /^--test-(timeout|name-pattern)(?:=(.*))?$/.exec(argv[i]);
     if (!m) continue;
-    const value = Number(m[1] ?? argv[i + 1]);
-    if (value > 0) timeout = value;
+    const value = m[2] ?? argv[i + 1];
+    if (m[1] === 'timeout' && Number(value) > 0) timeout = Number(value);
+    if (m[1] === 'name-pattern' && value !== undefined) patterns.push(value);
   }
-  return { only: argv.includes('--test-only'), isTestRunner: false, timeout, cwd: undefined };
+  return {
+    only: argv.includes('--test-only'),
+    isTestRunner: false,
+    timeout,
+    cwd: undefined,
+    namePatterns: toRegExps(patterns, '--test-name-pattern'),
+  };
 }
 
 function write(text) {

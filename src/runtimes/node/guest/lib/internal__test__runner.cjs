@@ -9,6 +9,7 @@
 //     cwd: process.cwd(),                                // failure locations are shown relative to it
 //     only: false,                                       // --test-only
 //     timeout: Infinity,                                 // --test-timeout (ms), the default per test
+//     namePatterns: [],                                  // --test-name-pattern values (strings or RegExps)
 //   });
 //
 // The engine finds the files (Node's default patterns), then calls run() once, before loading any of
@@ -52,7 +53,12 @@ function loadOrStall(promise) {
 async function run(options) {
   validate(options);
   const cwd = options.cwd ?? (globalThis.process && typeof process.cwd === 'function' ? process.cwd() : '/');
-  harness.startRunner({ only: options.only, timeout: options.timeout, cwd });
+  harness.startRunner({
+    only: options.only,
+    timeout: options.timeout,
+    namePatterns: options.namePatterns,
+    cwd,
+  });
   for (const file of options.files) {
     const root = harness.createRoot();
     const startTime = U.now();

@@ -12,6 +12,7 @@ const { TestContext, SuiteContext } = require('internal/test/context');
 
 const noop = () => {};
 const SKIP_NOT_ONLY = "'only' option not set";
+const SKIP_NO_MATCH = 'test name does not match pattern';
 
 function runOnce(fn) {
   let promise;
@@ -199,6 +200,27 @@ class Test {
     return this.done;
   }
 
+  /** Decides, before running, whether `--test-name-pattern` skips this test (suites always run). */
+  applyNamePatterns() {
+    const patterns = this.harness.config.namePatterns;
+    if (!patterns || patterns.length === 0 || this.skipped || this.reportedType === 'suite') return;
+    if (!this.matchesPattern(patterns)) {
+      this.skipped = true;
+      this.message = SKIP_NO_MATCH;
+    }
+  }
+
+  /** Node's rule: the name or an ancestor's matches, or the names from the top joined by spaces do. */
+  matchesPattern(patterns) {
+    for (let t = this; t?.parent; t = t.parent) {
+      if (patterns.some((re) => re.test(t.name))) return true;
+    }
+    const names = [];
+    for (let t = this; t?.parent; t = t.parent) names.unshift(t.name);
+    const joined = names.join(' ').trim();
+    return patterns.some((re) => re.test(joined));
+  }
+
   /** Decides, before running, whether `--test-only` skips this test. */
   applyOnly() {
     if (!this.harness.config.only) return;
@@ -247,6 +269,7 @@ class Test {
     this.started = true;
     this.startTime = U.now();
     this.applyOnly();
+    this.applyNamePatterns();
     if (this.skipped) {
       this.pass();
       this.postRun();
