@@ -21,6 +21,7 @@ const BENCHES: string[] = [
   '/bench/sandbox.ts',
   '/bench/workbench.ts',
   '/bench/shell-analysis.ts',
+  '/bench/npm-install.ts',
 ];
 
 function arg(name: string): string | undefined {

@@ -8,6 +8,7 @@
  *    (which takes milliseconds) lets it finish: stopping halfway is what would break node_modules.
  */
 import type { InstalledPackage } from './actual.ts';
+import { FETCH_CONCURRENCY } from './constants.ts';
 import { checkAbort, NpmError } from './errors.ts';
 import type { NpmFs } from './host.ts';
 import { normalizeBin } from './lockfile.ts';
@@ -86,11 +87,19 @@ export function planReify(
   return { write, moveAway, added, changed, removed, binParents, omitted };
 }
 
-/** Runs `tasks` with at most `limit` at a time; rejects with the first failure. */
+/** Runs `task` on every item, at most `limit` at a time; after the first failure no new one starts. */
 async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await task(items[next++]);
+    while (!failed && next < items.length) {
+      try {
+        await task(items[next++]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
   });
   await Promise.all(workers);
 }
@@ -106,7 +115,28 @@ export async function fetchPackages(
 ): Promise<{ unpacked: Map<TreeNode, UnpackedPackage>; fromCache: number }> {
   const unpacked = new Map<TreeNode, UnpackedPackage>();
   let fromCache = 0;
-  await pool(nodes, 8, async (node) => {
+  const downloads = new Map<string, Promise<{ files: UnpackedPackage; integrity: string }>>();
+  const download = async (node: TreeNode, label: string) => {
+    let got: Awaited<ReturnType<Registry['tarball']>>;
+    try {
+      got = await registry.tarball(node.resolved!, node.integrity, node.shasum, label);
+    } catch (err) {
+      if (err instanceof RegistryStatusError) {
+        if (err.status !== 404) throw httpError(err);
+        throw new NpmError('E404', [
+          'code E404',
+          `404 Not Found - GET ${err.url}`,
+          '404',
+          `404  The tarball of '${label}' (required by ${describeNode(node.parent!)}) is not in this registry.`,
+        ]);
+      }
+      throw err;
+    }
+    if (got.fromCache) fromCache++;
+    checkAbort(signal);
+    return { files: await unpackTarball(got.bytes, label), integrity: got.integrity };
+  };
+  await pool(nodes, FETCH_CONCURRENCY, async (node) => {
     checkAbort(signal);
     const label = `${node.packageName}@${node.version}`;
     if (!node.resolved) {
@@ -132,25 +162,17 @@ export async function fetchPackages(
         ]);
       }
     }
-    let got: Awaited<ReturnType<Registry['tarball']>>;
-    try {
-      got = await registry.tarball(node.resolved, node.integrity, node.shasum, label);
-    } catch (err) {
-      if (err instanceof RegistryStatusError) {
-        if (err.status !== 404) throw httpError(err);
-        throw new NpmError('E404', [
-          'code E404',
-          `404 Not Found - GET ${err.url}`,
-          '404',
-          `404  The tarball of '${label}' (required by ${describeNode(node.parent!)}) is not in this registry.`,
-        ]);
-      }
-      throw err;
+    // The same version nested in several places is downloaded and unpacked once.
+    const key = `${node.resolved}\0${node.integrity ?? ''}`;
+    let task = downloads.get(key);
+    if (!task) {
+      task = download(node, label);
+      task.catch(() => {});
+      downloads.set(key, task);
     }
-    if (got.fromCache) fromCache++;
-    node.integrity = got.integrity;
+    const { files, integrity } = await task;
+    node.integrity = integrity;
     checkAbort(signal);
-    const files = await unpackTarball(got.bytes, label);
     if (files.files.has('binding.gyp')) node.hasInstallScript = true;
     unpacked.set(node, files);
   });
