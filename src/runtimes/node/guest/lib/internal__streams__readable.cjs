@@ -5,15 +5,9 @@
 const EE = require('node:events');
 const destroyImpl = require('internal/streams/destroy');
 const eos = require('internal/streams/end-of-stream');
-const {
-  kPaused,
-  nop,
-  errors,
-  aggregateTwoErrors,
-  getHighWaterMark,
-  getDefaultHighWaterMark,
-} = require('internal/streams/utils');
+const { kPaused, errors, getHighWaterMark, getDefaultHighWaterMark } = require('internal/streams/utils');
 const { Stream } = require('internal/streams/legacy');
+const { computeNewHighWaterMark, howMuchToRead, fromList } = require('internal/streams/readable-buffer');
 
 let BufferClass;
 function getBuffer() {
@@ -211,29 +205,6 @@ Readable.prototype.setEncoding = function (enc) {
   state.length = content.length;
   return this;
 };
-
-const MAX_HWM = 0x40000000;
-function computeNewHighWaterMark(n) {
-  if (n > MAX_HWM) throw errors.ERR_OUT_OF_RANGE('size', '<= 1GiB', n);
-  n--;
-  n |= n >>> 1;
-  n |= n >>> 2;
-  n |= n >>> 4;
-  n |= n >>> 8;
-  n |= n >>> 16;
-  return n + 1;
-}
-
-function howMuchToRead(n, state) {
-  if (n <= 0 || (state.length === 0 && state.ended)) return 0;
-  if (state.objectMode) return 1;
-  if (Number.isNaN(n)) {
-    if (state.flowing && state.length) return state.buffer[0].length;
-    return state.length;
-  }
-  if (n <= state.length) return n;
-  return state.ended ? state.length : 0;
-}
 
 Readable.prototype.read = function (n) {
   if (n === undefined) n = Number.NaN;
@@ -463,58 +434,6 @@ function flow(stream) {
   while (state.flowing && stream.read() !== null);
 }
 
-/** Takes `n` bytes (or characters, or one object) off the front of the buffer. */
-function fromList(n, state) {
-  if (state.length === 0) return null;
-  const buf = state.buffer;
-  if (state.objectMode) return buf.shift();
-  if (!n || n >= state.length) {
-    let ret;
-    if (state.decoder) ret = buf.join('');
-    else if (buf.length === 1) ret = buf[0];
-    else ret = getBuffer().concat(buf, state.length);
-    state.buffer = [];
-    return ret;
-  }
-  const first = buf[0];
-  if (n < first.length) {
-    buf[0] = first.slice(n);
-    return first.slice(0, n);
-  }
-  if (n === first.length) return buf.shift();
-  if (state.decoder) {
-    let ret = '';
-    while (ret.length < n) {
-      const str = buf[0];
-      const need = n - ret.length;
-      if (str.length <= need) {
-        ret += str;
-        buf.shift();
-      } else {
-        ret += str.slice(0, need);
-        buf[0] = str.slice(need);
-      }
-    }
-    return ret;
-  }
-  const ret = getBuffer().allocUnsafe(n);
-  let copied = 0;
-  while (copied < n) {
-    const data = buf[0];
-    const need = n - copied;
-    if (data.length <= need) {
-      ret.set(data, copied);
-      copied += data.length;
-      buf.shift();
-    } else {
-      ret.set(data.subarray(0, need), copied);
-      buf[0] = data.slice(need);
-      copied += need;
-    }
-  }
-  return ret;
-}
-
 function endReadable(stream) {
   const state = stream._readableState;
   if (!state.endEmitted) {
@@ -543,53 +462,12 @@ function endWritableNT(stream) {
 }
 
 Readable.prototype[Symbol.asyncIterator] = function () {
-  return createAsyncIterator(this);
+  return require('internal/streams/readable-iterator').createAsyncIterator(this);
 };
 
 Readable.prototype.iterator = function (options) {
-  return createAsyncIterator(this, options);
+  return require('internal/streams/readable-iterator').createAsyncIterator(this, options);
 };
-
-async function* createAsyncIterator(stream, options) {
-  let callback = nop;
-  function next(resolve) {
-    if (this === stream) {
-      callback();
-      callback = nop;
-    } else {
-      callback = resolve;
-    }
-  }
-  stream.on('readable', next);
-  let error;
-  const cleanup = eos(stream, { writable: false }, (err) => {
-    error = err ? aggregateTwoErrors(error, err) : null;
-    callback();
-    callback = nop;
-  });
-  try {
-    while (true) {
-      const chunk = stream.destroyed ? null : stream.read();
-      if (chunk !== null) yield chunk;
-      else if (error) throw error;
-      else if (error === null) return;
-      else await new Promise(next);
-    }
-  } catch (err) {
-    error = aggregateTwoErrors(error, err);
-    throw error;
-  } finally {
-    if (
-      (error || options?.destroyOnReturn !== false) &&
-      (error === undefined || stream._readableState.autoDestroy)
-    ) {
-      destroyImpl.destroyer(stream, null);
-    } else {
-      stream.off('readable', next);
-      cleanup();
-    }
-  }
-}
 
 function defineGetters(props) {
   for (const [name, get] of Object.entries(props)) {
