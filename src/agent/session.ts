@@ -3,7 +3,12 @@
  * The UI and the embed API drive it through the AgentSession interface (types.ts).
  */
 import { openPersistentSchemaCache } from '../core/api-schema.ts';
-import { DEFAULT_CACHE_TTL, DEFAULT_MAX_TOKENS, DEFAULT_MODEL } from '../core/constants.ts';
+import {
+  DEFAULT_CACHE_TTL,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MODEL,
+  MODEL_MAX_RETRIES,
+} from '../core/constants.ts';
 import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
 import { createDeferredToolsState, type ToolSearchSetting } from '../core/deferred-tools.ts';
 import { features } from '../core/features.ts';
@@ -21,6 +26,7 @@ import { createDefaultMcpManager, type McpManager } from '../mcp/index.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { type OpenSandboxOptions, openSandbox } from '../sandbox/select.ts';
 import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
+import { errorOfStatus, headerOf, plannedRetryDelay } from './retry-wait.ts';
 import type { AgentSession, AgentSettings, ModelSummary, RequestSizes, SessionEvent } from './types.ts';
 
 /** The key the SDK sends when the dev proxy adds the real one (it is replaced server-side). */
@@ -186,10 +192,31 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 
   // Every model request passes here, so the usage meter can split tokens by the body's parts.
   const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const measuringFetch: typeof fetch = (input, init) => {
+  // The SDK's retries are announced with the wait it will take, for the page's countdown.
+  const measuringFetch: typeof fetch = async (input, init) => {
     const sizes = requestSizes(init?.body);
-    if (sizes) emit({ type: 'request-sent', sizes });
-    return baseFetch(input, init);
+    if (!sizes) return baseFetch(input, init);
+    emit({ type: 'request-sent', sizes });
+    const retryCount = Number(headerOf(init?.headers, 'x-stainless-retry-count') ?? 0) || 0;
+    const announce = (status: number | undefined, headers?: Headers) => {
+      const delayMs = plannedRetryDelay({ status, headers, retryCount });
+      if (delayMs === undefined) return;
+      emit({
+        type: 'retry-wait',
+        attempt: retryCount + 1,
+        maxRetries: MODEL_MAX_RETRIES,
+        delayMs,
+        error: errorOfStatus(status),
+      });
+    };
+    try {
+      const response = await baseFetch(input, init);
+      if (!response.ok) announce(response.status, response.headers);
+      return response;
+    } catch (err) {
+      if (!init?.signal?.aborted) announce(undefined);
+      throw err;
+    }
   };
 
   const runTurn = async (prompt: string): Promise<void> => {

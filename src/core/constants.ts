@@ -8,6 +8,16 @@ export const MAX_TOOL_CONCURRENCY = 10;
 
 /** The loop stops after this many model requests in one user turn (a runaway guard). */
 export const MAX_TURNS = 50;
+/**
+ * Times a request is sent again after its stream failed partway (an SSE `error` event such as
+ * overloaded_error, or the connection cut after the response began). The SDK retries only failures
+ * before a response; nothing of a cut reply ran, so sending it again is safe.
+ */
+export const MAX_STREAM_RETRIES = 2;
+/** Wait before the first stream retry; doubled for each next one. */
+export const STREAM_RETRY_BASE_MS = 500;
+/** Times the SDK retries a failed request (429, 5xx, connection errors) before the loop sees the error. */
+export const MODEL_MAX_RETRIES = 2;
 
 /** Default model and output budget. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';

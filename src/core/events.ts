@@ -58,6 +58,11 @@ export type QueryEvent =
         | 'pause_turn'
         | 'other';
     }
+  /**
+   * A failed request will be sent again after `delayMs` (attempt `attempt` of `maxRetries` retries):
+   * the page shows the countdown. The SDK's own retries (429/5xx) are announced by the agent session.
+   */
+  | { type: 'retry-wait'; attempt: number; maxRetries: number; delayMs: number; error: QueryError }
   | { type: 'error'; error: QueryError };
 
 export type PermissionAnswer =
@@ -80,6 +85,8 @@ export interface QueryError {
   message: string;
   /** The API's own error type (e.g. invalid_request_error). */
   apiType?: string;
+  /** The request failed after its response began streaming (the reply stopped partway). */
+  midStream?: boolean;
 }
 
 /** Decides whether a call may run (permissions layer). `allow` may rewrite the input. */

@@ -211,10 +211,37 @@ describe('query on the real SDK and the mock API', () => {
     expect(err && 'error' in err ? err.error.message : '').toMatch(/Settings/);
   });
 
-  it('survives a stream cut mid tool input: error event, no half message in the transcript', async () => {
-    api.script([{ fault: { kind: 'cut_stream' } }]);
+  it('a reply that stops partway (SSE overloaded error) is sent again after a announced wait', async () => {
+    api.script([
+      { fault: { kind: 'stream_error', afterEvents: 3 }, content: [{ type: 'text', text: 'half' }] },
+      { content: [{ type: 'text', text: 'whole reply' }] },
+    ]);
+    const { outcome, events } = await run([user('hi')]);
+    expect(outcome.reason).toBe('end_turn');
+    const wait = events.find((e) => e.type === 'retry-wait');
+    expect(wait).toMatchObject({
+      attempt: 1,
+      maxRetries: 2,
+      error: { kind: 'overloaded', midStream: true, message: 'The API is overloaded: Overloaded' },
+    });
+    expect(events.some((e) => e.type === 'error')).toBe(false);
+    // The retried request is the same conversation; the half reply is in no transcript.
+    expect(api.requests[1].body.messages).toEqual(api.requests[0].body.messages);
+    expect(JSON.stringify(outcome.messages)).not.toContain('half');
+  });
+
+  it('survives stream cuts mid tool input: retried, then an error event, no half message in the transcript', async () => {
+    api.script([
+      { fault: { kind: 'cut_stream' } },
+      { fault: { kind: 'cut_stream' } },
+      { fault: { kind: 'cut_stream' } },
+    ]);
     const first = await run([user('hi')]);
-    expect(first.events.some((e) => e.type === 'error')).toBe(true);
+    expect(first.events.filter((e) => e.type === 'retry-wait')).toHaveLength(2);
+    expect(first.events.find((e) => e.type === 'error')).toMatchObject({
+      error: { kind: 'network', midStream: true },
+    });
+    expect(api.requests).toHaveLength(3);
     expect(first.outcome.messages).toHaveLength(1);
     api.script([{ content: [{ type: 'text', text: 'back' }] }]);
     const second = await run([...first.outcome.messages, user('retry')]);

@@ -6,7 +6,13 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { SchemaCache } from './api-schema.ts';
-import { INTERRUPT_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE, MAX_TURNS } from './constants.ts';
+import {
+  INTERRUPT_MESSAGE,
+  INTERRUPT_MESSAGE_FOR_TOOL_USE,
+  MAX_STREAM_RETRIES,
+  MAX_TURNS,
+  STREAM_RETRY_BASE_MS,
+} from './constants.ts';
 import type { ToolUseContext } from './context.ts';
 import {
   createDeferredToolsState,
@@ -25,7 +31,7 @@ import {
   toolUses,
   withUserText,
 } from './messages.ts';
-import { classifyApiError } from './model/anthropic.ts';
+import { classifyStreamError, isRetryableStreamError } from './model/anthropic.ts';
 import { runToolCalls } from './orchestration.ts';
 import { buildRequestBody } from './request.ts';
 import type { AnyTool } from './tool.ts';
@@ -95,6 +101,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
     return { type: 'user-message', message: messages[messages.length - 1] };
   };
 
+  /** Stream retries of the current request (reset once a reply completes). */
+  let streamRetries = 0;
   for (let turn = 1; turn <= maxTurns; turn++) {
     if (signal().aborted) {
       yield interrupt(false);
@@ -119,12 +127,14 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
     yield { type: 'request-start', turn };
 
     let final: Anthropic.Message;
+    let started = false;
     try {
       const stream = params.client.messages.stream(body, { signal: signal() });
       const toolIds = new Map<number, string>();
       for await (const ev of stream) {
         switch (ev.type) {
           case 'message_start':
+            started = true;
             yield { type: 'message-start', messageId: ev.message.id, model: ev.message.model };
             break;
           case 'content_block_start':
@@ -170,10 +180,21 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
         turn--;
         continue;
       }
-      yield { type: 'error', error: classifyApiError(err) };
+      const error = classifyStreamError(err, started);
+      if (isRetryableStreamError(error) && streamRetries < MAX_STREAM_RETRIES) {
+        // The reply stopped partway and nothing of it ran: the same request goes again after a wait.
+        streamRetries++;
+        const delayMs = STREAM_RETRY_BASE_MS * 2 ** (streamRetries - 1);
+        yield { type: 'retry-wait', attempt: streamRetries, maxRetries: MAX_STREAM_RETRIES, delayMs, error };
+        await sleep(delayMs, signal());
+        turn--;
+        continue;
+      }
+      yield { type: 'error', error };
       yield { type: 'turn-end', reason: 'error' };
       return { messages, reason: 'error', context };
     }
+    streamRetries = 0;
 
     const assistant: MessageParam = { role: 'assistant', content: final.content.map(responseBlockToParam) };
     messages.push(assistant);
@@ -230,4 +251,18 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
   }
   yield { type: 'turn-end', reason: 'max_turns' };
   return { messages, reason: 'max_turns', context };
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. Never rejects. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -8,6 +8,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import type { AgentSession, AgentSettings, ModelSummary } from '../agent/types.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
 import { usesDevProxy } from './agent-module.ts';
+import { downloadText } from './download.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { FilesPanel } from './FilesPanel.tsx';
 import { Header } from './Header.tsx';
@@ -310,6 +311,40 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
               </div>
             </div>
           )}
+          {wb.model?.readOnly && (
+            <div className="banner banner-warn" role="alert" data-testid="readonly-banner">
+              <div className="banner-text">
+                <div>This session is open in another tab.</div>
+                <div className="banner-detail">
+                  So that the two tabs do not overwrite each other, this one only shows it and saves nothing.
+                  It opens here for real once the other tab closes it; or start a new session in this tab.
+                </div>
+              </div>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={wb.newSession}
+                data-testid="readonly-new"
+              >
+                New session
+              </button>
+            </div>
+          )}
+          {view?.save === 'error' && (
+            <div className="banner banner-error" role="alert" data-testid="save-error-banner">
+              <div className="banner-text">
+                <div>{view.saveError ?? 'This session could not be saved.'}</div>
+              </div>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => void downloadSession(wb, view.id)}
+                data-testid="save-error-export"
+              >
+                Export
+              </button>
+            </div>
+          )}
           {empty ? (
             <div className="transcript">
               <div className="transcript-inner">
@@ -331,6 +366,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
             <Transcript
               items={items}
               running={running}
+              retry={view?.transcript.retry}
               onOpenSettings={() => setSettingsOpen(true)}
               virtualize={VIRTUALIZE}
               permissionSlot={permissionSlot}
@@ -345,6 +381,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
               onStop={interrupt}
               running={running}
               ready={agent !== null}
+              readOnly={wb.model?.readOnly}
               inputRef={inputRef}
               history={history}
               queued={queue}
@@ -383,4 +420,10 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
       />
     </div>
   );
+}
+
+/** Saves the session's export file (the storage-full banner's way to keep a copy). */
+async function downloadSession(wb: ReturnType<typeof useWorkbench>, id: string): Promise<void> {
+  const file = await wb.exportSession(id);
+  if (file) downloadText(file.name, file.json, 'application/json');
 }

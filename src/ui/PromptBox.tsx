@@ -3,7 +3,7 @@
  * adds a newline, Up/Down walk the prompt history, Shift+Tab cycles the permission mode, Esc (handled by
  * the page) interrupts. Queued prompts show above the box and can be removed before they are sent.
  */
-import { type KeyboardEvent, type RefObject, useLayoutEffect, useRef } from 'react';
+import { type KeyboardEvent, type RefObject, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
 import { MODE_LABEL } from './SettingsDialog.tsx';
 
@@ -17,6 +17,8 @@ interface PromptBoxProps {
   running: boolean;
   /** False until the session exists. */
   ready: boolean;
+  /** Another tab has the session: nothing can be sent from this one. */
+  readOnly?: boolean;
   inputRef: RefObject<HTMLTextAreaElement | null>;
   /** Prompts sent in this session, oldest first. */
   history: readonly string[];
@@ -29,20 +31,34 @@ interface PromptBoxProps {
 const MAX_HEIGHT_PX = 240;
 
 export function PromptBox(props: PromptBoxProps) {
-  const { value, onChange, running, ready, inputRef, history, queued } = props;
+  const { value, onChange, running, inputRef, history, queued } = props;
+  const ready = props.ready && !props.readOnly;
   const canSend = ready && !running && value.trim() !== '';
   const canQueue = ready && running && value.trim() !== '';
   /** Position in the history while walking it with Up/Down (history.length = the draft). */
   const walk = useRef<{ index: number; draft: string } | null>(null);
 
-  // Grow with the text up to a limit.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
-  useLayoutEffect(() => {
+  // Grow with the text up to a limit; measured again when the width changes (the text rewraps).
+  const measure = useCallback(() => {
     const el = inputRef.current;
     if (!el) return;
     el.style.height = 'auto';
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`;
-  }, [value, inputRef]);
+  }, [inputRef]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
+  useLayoutEffect(measure, [value, measure]);
+  useEffect(() => {
+    const el = inputRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let width = el.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      measure();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [inputRef, measure]);
 
   const recall = (el: HTMLTextAreaElement, direction: -1 | 1): boolean => {
     if (history.length === 0) return false;
@@ -120,12 +136,16 @@ export function PromptBox(props: PromptBoxProps) {
         data-testid="prompt-input"
         rows={1}
         value={value}
+        disabled={props.readOnly}
+        data-ready={ready}
         placeholder={
-          !ready
-            ? 'Starting the sandbox…'
-            : running
-              ? 'The agent is working. Type the next prompt: Enter queues it.'
-              : 'Ask tabcode to read, change or run something in the project…'
+          props.readOnly
+            ? 'This session is open in another tab: read-only here.'
+            : !ready
+              ? 'Starting the sandbox…'
+              : running
+                ? 'The agent is working. Type the next prompt: Enter queues it.'
+                : 'Ask tabcode to read, change or run something in the project…'
         }
         onChange={(e) => {
           walk.current = null;

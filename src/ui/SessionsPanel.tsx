@@ -5,6 +5,7 @@
 import { type ChangeEvent, memo, useRef, useState } from 'react';
 import type { ImportResult } from '../agent/session-export.ts';
 import type { SessionMeta } from '../agent/sessions-store.ts';
+import { downloadText } from './download.ts';
 import { Icon } from './icons.tsx';
 
 interface SessionsPanelProps {
@@ -44,15 +45,7 @@ function SessionsPanelView(props: SessionsPanelProps) {
 
   const download = async (id: string) => {
     const out = await props.onExport(id);
-    if (!out) return;
-    const url = URL.createObjectURL(new Blob([out.json], { type: 'application/json' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = out.name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    if (out) downloadText(out.name, out.json, 'application/json');
   };
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {

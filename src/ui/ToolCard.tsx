@@ -43,7 +43,8 @@ export const ToolCard = memo(function ToolCard({
     !result?.isError &&
     (bodyKind === 'diff' || bodyKind === 'code')
   );
-  const hasDetails = Boolean(body && body.kind !== 'none') || Boolean(result) || card.progress !== '';
+  const hasDetails =
+    Boolean(body && body.kind !== 'none') || Boolean(result) || card.progress !== '' || Boolean(card.note);
   const running = card.status === 'running';
   const now = useNow(running && card.startedAt !== undefined);
   const elapsed = result
@@ -107,6 +108,11 @@ export const ToolCard = memo(function ToolCard({
           {showBody && body && <ToolBody body={body} />}
           {!result && card.progress && <Progress text={card.progress} />}
           {!result && card.statusText && <div className="muted tool-status-text">{card.statusText}</div>}
+          {!result && card.note && (
+            <div className="tool-note" data-testid="tool-note">
+              {card.note}
+            </div>
+          )}
           {result && (
             <div
               className={`tool-result ${card.status === 'interrupted' ? 'is-interrupted' : result.isError ? 'is-error' : ''}`}

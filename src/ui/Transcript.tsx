@@ -6,10 +6,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { QueryError } from '../core/events.ts';
-import { describeError } from './format.ts';
+import { describeError, describeRetry } from './format.ts';
 import { Markdown } from './markdown/Markdown.tsx';
 import { type PermissionSlot, ToolCard } from './ToolCard.tsx';
-import type { Notice, TranscriptItem } from './transcript-state.ts';
+import type { Notice, RetryWait, TranscriptItem } from './transcript-state.ts';
+import { useNow } from './use-now.ts';
 
 /** Item count from which the list is virtualized. */
 export const VIRTUALIZE_FROM = 150;
@@ -19,6 +20,8 @@ const STICK_PX = 48;
 interface TranscriptProps {
   items: TranscriptItem[];
   running: boolean;
+  /** A failed request being retried: shown with its countdown. */
+  retry?: RetryWait;
   onOpenSettings: () => void;
   permissionSlot?: PermissionSlot;
   /** False turns virtualization off (benchmark baseline). */
@@ -28,6 +31,7 @@ interface TranscriptProps {
 export function Transcript({
   items,
   running,
+  retry,
   onOpenSettings,
   permissionSlot,
   virtualize = true,
@@ -89,7 +93,8 @@ export function Transcript({
             permissionSlot={permissionSlot}
           />
         )}
-        {showWorking && (
+        {retry && <RetryBanner retry={retry} />}
+        {showWorking && !retry && (
           <div className="working" data-testid="working-indicator" role="status">
             <span className="spinner" aria-hidden="true" /> Working…{' '}
             <span className="muted">Esc to stop</span>
@@ -205,7 +210,14 @@ const TranscriptEntry = memo(function TranscriptEntry({
         </div>
       );
     case 'assistant-text':
-      return (
+      return item.discarded ? (
+        <div className="msg msg-assistant msg-discarded" data-testid="assistant-text" data-discarded="true">
+          <div className="discarded-note" data-testid="discarded-note">
+            Not kept: the reply was cut off before it ended, so the model will not see this text.
+          </div>
+          <Markdown text={item.text} />
+        </div>
+      ) : (
         <div className="msg msg-assistant" data-testid="assistant-text">
           <Markdown text={item.text} />
         </div>
@@ -219,12 +231,35 @@ const TranscriptEntry = memo(function TranscriptEntry({
   }
 });
 
+/** A failed request waiting to be sent again, with the seconds left. */
+function RetryBanner({ retry }: { retry: RetryWait }) {
+  const now = useNow(true);
+  const left = Math.max(0, Math.ceil((retry.until - now) / 1000));
+  return (
+    <div
+      className="banner banner-warn"
+      role="status"
+      data-testid="retry-banner"
+      data-error-kind={retry.error.kind}
+      data-seconds-left={left}
+    >
+      <span className="spinner spinner-small" aria-hidden="true" />
+      <div className="banner-text">{describeRetry(retry.error, left, retry.attempt, retry.maxRetries)}</div>
+    </div>
+  );
+}
+
 function ErrorBanner({ error, onOpenSettings }: { error: QueryError; onOpenSettings: () => void }) {
-  const { text, detail, offerSettings } = describeError(error);
+  const { text, ran, detail, offerSettings } = describeError(error);
   return (
     <div className="banner banner-error" role="alert" data-testid="error-banner" data-error-kind={error.kind}>
       <div className="banner-text">
         <div>{text}</div>
+        {ran && (
+          <div className="banner-detail" data-testid="error-ran">
+            {ran}
+          </div>
+        )}
         {detail && detail !== text && <div className="banner-detail mono">{detail}</div>}
       </div>
       {offerSettings && (

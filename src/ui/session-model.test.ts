@@ -9,6 +9,7 @@ import { createAgentSession } from '../agent/session.ts';
 import {
   createSessionsStore,
   newSessionRecord,
+  repairInterruptedTranscript,
   type SessionPatch,
   type SessionsStore,
 } from '../agent/sessions-store.ts';
@@ -194,6 +195,34 @@ describe('session model', () => {
     expect(model.getState().save).toBe('readonly');
     expect(model.getState().transcript.items).toHaveLength(2);
     expect(saves + patches.length).toBe(0);
+    await model.dispose();
+    await session.dispose();
+  });
+
+  it('a turn repaired on restore is written as repaired (the store held the cut-off one)', async () => {
+    const store = createSessionsStore(`model-test-${Math.random()}`);
+    const cut = {
+      ...newSessionRecord(),
+      turnOpen: true,
+      messages: [
+        { role: 'user' as const, content: [{ type: 'text' as const, text: 'go' }] },
+        {
+          role: 'assistant' as const,
+          content: [
+            { type: 'tool_use' as const, id: 'toolu_x', name: 'Bash', input: { command: 'sleep 9' } },
+          ],
+        },
+      ],
+    };
+    await store.save(cut);
+    const stored = (await store.load(cut.id)) as typeof cut;
+    const repaired = { ...stored, turnOpen: false, messages: repairInterruptedTranscript(stored.messages) };
+    const session = await agent();
+    const model = createSessionModel({ record: repaired, agent: session, store, stored, saveNow: true });
+    await model.flush();
+    const saved = await store.load(cut.id);
+    expect(saved?.turnOpen).toBe(false);
+    expect(saved?.messages).toEqual(repaired.messages);
     await model.dispose();
     await session.dispose();
   });

@@ -88,8 +88,11 @@ export interface SessionModelOptions {
   now?: () => number;
   /** Write the record at once (e.g. a transcript repaired on restore). */
   saveNow?: boolean;
-  /** The record is in the store as given (loaded or just saved): later writes need only the changes. */
-  stored?: boolean;
+  /**
+   * The record as the store holds it (loaded or just saved), when it is there: writes then carry only
+   * what differs from it. It may differ from `record` (a turn repaired on restore).
+   */
+  stored?: SessionRecord;
   /** Another tab has the session: show it, never write it. */
   readOnly?: boolean;
 }
@@ -118,7 +121,7 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
   let visible = latest;
   const listeners = new Set<() => void>();
   /** What the store holds for this session (the base of the next patch); undefined: nothing yet. */
-  let saved: SavedLists | undefined = options.stored ? listsOf(options.record) : undefined;
+  let saved: SavedLists | undefined = options.stored ? listsOf(options.stored) : undefined;
   let changed = false;
   /** A tool result or a turn end since the last commit: the project files are saved with it. */
   let projectDirty = false;
@@ -224,7 +227,9 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
       transcript: reduceTranscript(latest.transcript, stamped),
       usage: reduceUsage(latest.usage, stamped),
     };
-    if (event.type === 'error' && event.error.kind === 'network') next.networkFailed = true;
+    // A stream cut after the reply began is no sign the API cannot be reached.
+    if (event.type === 'error' && event.error.kind === 'network' && !event.error.midStream)
+      next.networkFailed = true;
     if (event.type === 'message-start' && latest.networkFailed) next.networkFailed = false;
     switch (event.type) {
       case 'run-start':

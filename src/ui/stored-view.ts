@@ -68,6 +68,7 @@ const card = z.object({
   result: z
     .object({ isError: z.boolean(), view: resultView.optional(), content: str, durationMs: z.number() })
     .optional(),
+  note: str.optional(),
 });
 const error = z.object({
   kind: z.enum([
@@ -86,7 +87,13 @@ const error = z.object({
 });
 const item = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: str, text: str }),
-  z.object({ kind: z.literal('assistant-text'), id: str, text: str }),
+  z.object({
+    kind: z.literal('assistant-text'),
+    id: str,
+    text: str,
+    streaming: z.boolean().optional(),
+    discarded: z.boolean().optional(),
+  }),
   z.object({ kind: z.literal('tool'), id: str, card }),
   z.object({ kind: z.literal('error'), id: str, error }),
   z.object({

@@ -133,3 +133,95 @@ describe('restore', () => {
     expect(restored.items).toEqual(items);
   });
 });
+
+describe('clean ends', () => {
+  const start: SessionEvent[] = [
+    { type: 'run-start', prompt: 'go' },
+    { type: 'message-start', messageId: 'm1', model: 'x' },
+    { type: 'text-delta', index: 0, text: 'Writing the' },
+    { type: 'tool-use-start', index: 1, toolUseId: 't1', name: 'Write' },
+    { type: 'tool-input-delta', toolUseId: 't1', partialJson: '{"file_path":' },
+  ];
+
+  it('Esc while a tool input streams: the card ends interrupted (never ran), the text is marked not kept', () => {
+    const state = run([
+      ...start,
+      { type: 'user-message', message: { role: 'user', content: 'go [Request interrupted by user]' } },
+      { type: 'turn-end', reason: 'interrupted' },
+      { type: 'run-end', transcriptLength: 1 },
+    ]);
+    const [, text, card, notice] = state.items;
+    expect(text).toMatchObject({ kind: 'assistant-text', text: 'Writing the', discarded: true });
+    expect(text).not.toHaveProperty('streaming');
+    expect(card).toMatchObject({
+      kind: 'tool',
+      card: { status: 'interrupted', note: expect.stringMatching(/never ran/) },
+    });
+    expect(notice).toMatchObject({ kind: 'notice', notice: 'interrupted' });
+    expect(state.streamingIds).toBeUndefined();
+  });
+
+  it('a stream cut that ends in an error does the same; a completed message keeps its text', () => {
+    const cut = run([
+      ...start,
+      { type: 'error', error: { kind: 'network', midStream: true, message: 'cut' } },
+      { type: 'turn-end', reason: 'error' },
+      { type: 'run-end', transcriptLength: 1 },
+    ]);
+    expect(cut.items.map((i) => (i.kind === 'tool' ? i.card.status : i.kind))).toEqual([
+      'user',
+      'assistant-text',
+      'interrupted',
+      'error',
+    ]);
+    expect(cut.items[1]).toMatchObject({ discarded: true });
+    const whole = run([
+      { type: 'run-start', prompt: 'hi' },
+      { type: 'message-start', messageId: 'm1', model: 'x' },
+      { type: 'text-delta', index: 0, text: 'Hello' },
+      {
+        type: 'message-end',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
+        stopReason: 'end_turn',
+        usage: { input_tokens: 1, output_tokens: 1 } as never,
+      },
+      { type: 'turn-end', reason: 'end_turn' },
+      { type: 'run-end', transcriptLength: 2 },
+    ]);
+    expect(whole.items[1]).toEqual({ kind: 'assistant-text', id: 'text:m1:0', text: 'Hello' });
+  });
+
+  it('a retried request: its wait is shown until the retry goes out; the half reply before it is not kept', () => {
+    const waiting = run([
+      ...start,
+      {
+        type: 'retry-wait',
+        attempt: 1,
+        maxRetries: 2,
+        delayMs: 500,
+        error: { kind: 'overloaded', midStream: true, message: 'Overloaded' },
+      },
+    ]);
+    expect(waiting.retry).toMatchObject({ attempt: 1, maxRetries: 2, error: { kind: 'overloaded' } });
+    const retried = [waiting].map((s) =>
+      [
+        { type: 'request-sent', sizes: { toolsChars: 1, systemChars: 1, messagesChars: 1 } } as SessionEvent,
+        { type: 'message-start', messageId: 'm2', model: 'x' } as SessionEvent,
+      ].reduce(reduceTranscript, s),
+    )[0];
+    expect(retried.retry).toBeUndefined();
+    expect(retried.items[1]).toMatchObject({ discarded: true });
+    expect(retried.streamingIds).toEqual([]);
+  });
+
+  it('a restored session whose reply was streaming: the text is marked not kept, the cards interrupted', () => {
+    const streaming = run(start);
+    const restored = reduceTranscript(initialTranscript, {
+      type: 'local-restore',
+      items: streaming.items,
+      interrupted: true,
+    });
+    expect(restored.items[1]).toMatchObject({ discarded: true });
+    expect(restored.items[2]).toMatchObject({ card: { status: 'interrupted', note: expect.any(String) } });
+  });
+});

@@ -36,22 +36,44 @@ export interface ToolCardState {
     content: string;
     durationMs: number;
   };
+  /** Why the call ended without running (e.g. its input was cut off while it streamed). */
+  note?: string;
 }
 
 export type Notice = 'interrupted' | 'max_turns' | 'max_tokens' | 'refusal' | 'missing-key';
 
 export type TranscriptItem =
   | { kind: 'user'; id: string; text: string }
-  | { kind: 'assistant-text'; id: string; text: string }
+  | {
+      kind: 'assistant-text';
+      id: string;
+      text: string;
+      /** Still streaming: its message has not ended, so it is not in the transcript yet. */
+      streaming?: boolean;
+      /** The reply was cut off before it ended: this text is not in the transcript (the model never sees it). */
+      discarded?: boolean;
+    }
   | { kind: 'tool'; id: string; card: ToolCardState }
   | { kind: 'error'; id: string; error: QueryError }
   | { kind: 'notice'; id: string; notice: Notice };
+
+/** A failed request that will be sent again: the page counts down to `until`. */
+export interface RetryWait {
+  until: number;
+  attempt: number;
+  maxRetries: number;
+  error: QueryError;
+}
 
 export interface TranscriptState {
   items: TranscriptItem[];
   running: boolean;
   /** Id of the assistant message streaming now (text blocks are keyed by it). */
   messageId?: string;
+  /** Ids of the items of the message streaming now (cleared when it ends). */
+  streamingIds?: string[];
+  /** A retry being waited out. */
+  retry?: RetryWait;
   /** Counter for ids of items that have none of their own. */
   seq: number;
 }
@@ -77,20 +99,50 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
         text: event.prompt,
       }));
     case 'run-end':
-      return { ...state, running: false, messageId: undefined };
+      // Whatever did not end by now ended with the turn: no card stays pending or running.
+      return { ...settleAll(endStream(state)), running: false, messageId: undefined, retry: undefined };
     case 'message-start':
-      return { ...state, messageId: event.messageId };
+      // A message that never ended before this one (a retried request) is discarded.
+      return { ...endStream(state), messageId: event.messageId, streamingIds: [], retry: undefined };
+    case 'request-sent':
+      return state.retry ? { ...state, retry: undefined } : state;
+    case 'retry-wait':
+      return {
+        ...state,
+        retry: {
+          until: (event.at ?? Date.now()) + event.delayMs,
+          attempt: event.attempt,
+          maxRetries: event.maxRetries,
+          error: event.error,
+        },
+      };
+    case 'message-end': {
+      const ids = new Set(state.streamingIds ?? []);
+      const items = state.items.map((item) =>
+        ids.has(item.id) && item.kind === 'assistant-text' && item.streaming
+          ? { kind: item.kind, id: item.id, text: item.text }
+          : item,
+      );
+      return { ...state, items, streamingIds: undefined };
+    }
     case 'text-delta': {
       const id = `text:${state.messageId ?? 'msg'}:${event.index}`;
       const at = state.items.findIndex((item) => item.id === id);
-      if (at < 0)
-        return { ...state, items: [...state.items, { kind: 'assistant-text', id, text: event.text }] };
+      if (at < 0) {
+        return {
+          ...state,
+          streamingIds: [...(state.streamingIds ?? []), id],
+          items: [...state.items, { kind: 'assistant-text', id, text: event.text, streaming: true }],
+        };
+      }
       const item = state.items[at];
       if (item.kind !== 'assistant-text') return state;
       return replaceAt(state, at, { ...item, text: item.text + event.text });
     }
-    case 'tool-use-start':
-      return upsertCard(state, event.toolUseId, event.name, (card) => card);
+    case 'tool-use-start': {
+      const next = upsertCard(state, event.toolUseId, event.name, (card) => card);
+      return { ...next, streamingIds: [...(state.streamingIds ?? []), cardId(event.toolUseId)] };
+    }
     case 'tool-input-delta':
       return updateCard(state, event.toolUseId, (card) => ({
         ...card,
@@ -131,13 +183,16 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
         permission: { message: event.message, suggestedRule: event.suggestedRule, respond: event.respond },
       }));
     case 'turn-end': {
+      const ended = endStream(state);
       const notice = NOTICE_OF_REASON[event.reason];
-      return notice ? pushNotice(state, notice) : state;
+      return notice ? pushNotice(ended, notice) : ended;
     }
-    case 'error':
+    case 'error': {
+      const ended = { ...endStream(state), retry: undefined };
       // An abort is the user's own Esc: the "Interrupted" marker says enough.
-      if (event.error.kind === 'aborted') return state;
-      return push(state, (id) => ({ kind: 'error', id, error: event.error }));
+      if (event.error.kind === 'aborted') return ended;
+      return push(ended, (id) => ({ kind: 'error', id, error: event.error }));
+    }
     case 'local-notice':
       return pushNotice(state, event.notice);
     case 'local-clear':
@@ -156,15 +211,74 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
 function restore(items: TranscriptItem[], interrupted: boolean): TranscriptState {
   let changed = false;
   const fixed = items.map((item): TranscriptItem => {
+    if (item.kind === 'assistant-text' && item.streaming) {
+      changed = true;
+      return discard(item);
+    }
     if (item.kind !== 'tool' || (item.card.status !== 'running' && item.card.status !== 'pending'))
       return item;
     changed = true;
-    return { ...item, card: { ...item.card, status: 'interrupted', permission: undefined } };
+    return { ...item, card: settleCard(item.card) };
   });
   // New items must not reuse the ids of restored ones.
   const seq = items.reduce((max, item) => Math.max(max, Number(/^item:(\d+)$/.exec(item.id)?.[1] ?? 0)), 0);
   const state: TranscriptState = { items: fixed, running: false, seq };
   return interrupted || changed ? pushNotice(state, 'interrupted') : state;
+}
+
+/** What a card that never got a result says about its end. */
+export const NOTE_NEVER_RAN = 'It never ran: the turn ended before the call could start.';
+export const NOTE_INPUT_CUT = 'It never ran: the reply was cut off while this call was being written.';
+
+/** A text item whose message never ended, marked as not kept. */
+function discard(item: Extract<TranscriptItem, { kind: 'assistant-text' }>): TranscriptItem {
+  return { kind: item.kind, id: item.id, text: item.text, discarded: true };
+}
+
+/** A card that will get no result: interrupted, with why when it never ran. */
+function settleCard(card: ToolCardState, note?: string): ToolCardState {
+  const neverRan = card.status === 'pending';
+  return {
+    ...card,
+    status: 'interrupted',
+    permission: undefined,
+    note: card.note ?? (neverRan ? (note ?? NOTE_NEVER_RAN) : undefined),
+  };
+}
+
+/**
+ * Ends the message streaming now, if it did not end (interrupt, stream cut, error, a retry): its text is
+ * marked as not kept, its calls whose input was still streaming as never run.
+ */
+function endStream(state: TranscriptState): TranscriptState {
+  const ids = state.streamingIds;
+  if (!ids || ids.length === 0) return ids ? { ...state, streamingIds: undefined } : state;
+  const open = new Set(ids);
+  const items = state.items.map((item): TranscriptItem => {
+    if (!open.has(item.id)) return item;
+    if (item.kind === 'assistant-text') return item.streaming ? discard(item) : item;
+    if (item.kind === 'tool' && item.card.status === 'pending')
+      return { ...item, card: settleCard(item.card, NOTE_INPUT_CUT) };
+    return item;
+  });
+  return { ...state, items, streamingIds: undefined };
+}
+
+/** Every card still pending or running, settled (the turn is over). */
+function settleAll(state: TranscriptState): TranscriptState {
+  if (
+    !state.items.some(
+      (i) => i.kind === 'tool' && (i.card.status === 'pending' || i.card.status === 'running'),
+    )
+  )
+    return state;
+  const items = state.items.map(
+    (item): TranscriptItem =>
+      item.kind === 'tool' && (item.card.status === 'pending' || item.card.status === 'running')
+        ? { ...item, card: settleCard(item.card) }
+        : item,
+  );
+  return { ...state, items };
 }
 
 const NOTICE_OF_REASON: Partial<Record<string, Notice>> = {

@@ -147,7 +147,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         store: stores.sessions,
         onSaved,
         saveNow: repaired,
-        stored,
+        stored: stored ? record : undefined,
         readOnly: !lock.held,
       });
       const opened = { agent, model, lock };

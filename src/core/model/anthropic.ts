@@ -3,6 +3,7 @@
  * retries on 429/5xx (with retry-after); failures that remain become QueryErrors for the page.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { MODEL_MAX_RETRIES } from '../constants.ts';
 import type { QueryError } from '../events.ts';
 
 export interface ModelClientSettings {
@@ -22,7 +23,7 @@ export function createAnthropicClient(settings: ModelClientSettings): Anthropic 
     apiKey: settings.apiKey,
     baseURL: settings.baseURL || DEFAULT_BASE_URL,
     dangerouslyAllowBrowser: true,
-    maxRetries: settings.maxRetries ?? 2,
+    maxRetries: settings.maxRetries ?? MODEL_MAX_RETRIES,
     timeout: settings.timeoutMs ?? 10 * 60_000,
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
   });
@@ -38,6 +39,9 @@ function apiErrorMessage(err: InstanceType<typeof Anthropic.APIError>): string {
   return body?.error?.message ?? err.message;
 }
 
+/** " (529)" for a status, nothing when the error came in the stream (an SSE `error` event has none). */
+const codeOf = (status: number | undefined) => (status === undefined ? '' : ` (${status})`);
+
 /** Turns anything the SDK throws into a QueryError with a plain message. Never throws. */
 export function classifyApiError(err: unknown): QueryError {
   if (err instanceof Anthropic.APIUserAbortError) return { kind: 'aborted', message: 'Request aborted.' };
@@ -51,37 +55,66 @@ export function classifyApiError(err: unknown): QueryError {
     const status = err.status;
     const apiType = apiErrorType(err);
     const detail = apiErrorMessage(err);
-    if (status === 401 || status === 403) {
+    const code = codeOf(status);
+    if (status === 401 || status === 403 || apiType === 'authentication_error') {
       return {
         kind: 'auth',
         status,
         apiType,
-        message: `The API rejected the key (${status}): ${detail}. Open Settings to check your API key.`,
+        message: `The API rejected the key${code}: ${detail}. Open Settings to check your API key.`,
       };
     }
-    if (status === 429)
-      return { kind: 'rate_limit', status, apiType, message: `Rate limited (429): ${detail}` };
+    if (status === 429 || apiType === 'rate_limit_error')
+      return { kind: 'rate_limit', status, apiType, message: `Rate limited${code}: ${detail}` };
     if (status === 529 || apiType === 'overloaded_error') {
-      return { kind: 'overloaded', status, apiType, message: `The API is overloaded (${status}): ${detail}` };
+      return { kind: 'overloaded', status, apiType, message: `The API is overloaded${code}: ${detail}` };
     }
-    if (status !== undefined && status >= 500) {
-      return { kind: 'server', status, apiType, message: `The API failed (${status}): ${detail}` };
+    if ((status !== undefined && status >= 500) || apiType === 'api_error') {
+      return { kind: 'server', status, apiType, message: `The API failed${code}: ${detail}` };
     }
-    if (status === 400 || status === 404 || status === 413 || status === 422) {
+    if (
+      status === 400 ||
+      status === 404 ||
+      status === 413 ||
+      status === 422 ||
+      apiType === 'invalid_request_error'
+    ) {
       return {
         kind: 'invalid_request',
         status,
         apiType,
-        message: `The API refused the request (${status}): ${detail}`,
+        message: `The API refused the request${code}: ${detail}`,
       };
     }
-    return {
-      kind: 'unknown',
-      status,
-      apiType,
-      message: `API error${status ? ` (${status})` : ''}: ${detail}`,
-    };
+    return { kind: 'unknown', status, apiType, message: `API error${code}: ${detail}` };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { kind: 'unknown', message: `Unexpected error: ${message}` };
+}
+
+/**
+ * A failure of a request whose response had begun (`started`: message_start arrived): marked
+ * `midStream`; a failure that is no API error then is the connection breaking (e.g. "terminated",
+ * "network error"), so it is a network error. Never throws.
+ */
+export function classifyStreamError(err: unknown, started: boolean): QueryError {
+  const error = classifyApiError(err);
+  if (!started || error.kind === 'aborted') return error;
+  if (error.kind === 'unknown' && error.status === undefined && error.apiType === undefined) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return {
+      kind: 'network',
+      midStream: true,
+      message: `The connection broke while the reply streamed (${reason}).`,
+    };
+  }
+  return { ...error, midStream: true };
+}
+
+/** Whether a request that failed this way may simply be sent again: it stopped partway for a passing reason. */
+export function isRetryableStreamError(error: QueryError): boolean {
+  return (
+    error.midStream === true &&
+    (error.kind === 'overloaded' || error.kind === 'server' || error.kind === 'network')
+  );
 }

@@ -1,0 +1,327 @@
+/**
+ * The workbench loses nothing: the page is reloaded at seeded random instants across a scripted
+ * session (streamed text, a Write and a slow Bash in one message, a closing reply), and each time what
+ * was on screen at that instant is checked against what comes back: the prompts, the finished cards
+ * (still done, with their real results in the next request the model gets, not synthetic ones), the
+ * text, and the files the finished Writes made. Also: two tabs on one session, and a full storage.
+ * Real Chromium, the built site, the real SDK against the mock Messages API.
+ *
+ * `E2E_SEED=n` replays another set of instants; the seed is in the test's title.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import type { MockApi, ScriptedTurn } from './mock-api/server.ts';
+import {
+  allowEverything,
+  connectRemembering,
+  resultText,
+  sendPrompt,
+  toolCard,
+  toolResultFor,
+  waitIdle,
+  waitSaved,
+  withMockApi,
+} from './support/app.ts';
+
+const ROOT = '/home/user/project';
+const SEED = Number(process.env.E2E_SEED ?? 20261201);
+const INSTANTS = 50;
+/** Steps per session: a new session then starts, so no transcript gets long enough to be virtualized. */
+const STEPS_PER_SESSION = 10;
+/** Instants are drawn from 0 to this many ms after a prompt is sent (the scripted step lasts ~700 ms). */
+const SPAN_MS = 900;
+
+let api: MockApi;
+withMockApi((started) => {
+  api = started;
+});
+
+/** mulberry32: a small seeded generator, so a failing instant can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One step: text, a Write and a slow Bash in one message (streamed), then a closing reply. */
+function step(i: number): ScriptedTurn[] {
+  return [
+    {
+      chunkDelayMs: 12,
+      content: [
+        { type: 'text', text: `Step ${i}: writing f${i}.txt, then counting.` },
+        {
+          type: 'tool_use',
+          id: `toolu_w${i}`,
+          name: 'Write',
+          input: { file_path: `${ROOT}/steps/f${i}.txt`, content: `step ${i}\n` },
+        },
+        {
+          type: 'tool_use',
+          id: `toolu_b${i}`,
+          name: 'Bash',
+          input: { command: `sleep 0.3; echo counted ${i}` },
+        },
+      ],
+    },
+    { chunkDelayMs: 12, content: [{ type: 'text', text: `Step ${i} is done: f${i}.txt holds its number.` }] },
+  ];
+}
+
+interface Shown {
+  users: string[];
+  texts: Array<{ text: string; discarded: boolean }>;
+  cards: Array<{ id: string; status: string }>;
+}
+
+/**
+ * What the page shows, read in one task; with `reload`, the reload is started from the same task, so
+ * nothing the page does after the reading can count as shown.
+ */
+async function readPage(page: Page, reload: boolean): Promise<Shown> {
+  return page.evaluate((andReload) => {
+    const all = (sel: string) => [...document.querySelectorAll<HTMLElement>(sel)];
+    const shown = {
+      users: all('[data-testid="user-message"]').map((e) => e.textContent ?? ''),
+      texts: all('[data-testid="assistant-text"]').map((e) => ({
+        text: e.querySelector('.md')?.textContent ?? '',
+        discarded: e.dataset.discarded === 'true',
+      })),
+      cards: all('[data-testid="tool-card"]').map((e) => ({
+        id: e.dataset.toolUseId ?? '',
+        status: e.dataset.status ?? '',
+      })),
+    };
+    if (andReload) setTimeout(() => location.reload(), 0);
+    return shown;
+  }, reload);
+}
+
+/** The project files as saved in IndexedDB (what the next page load starts from), by relative path. */
+async function savedFiles(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, string>>((resolve, reject) => {
+        const open = indexedDB.open('tabcode-project');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const out: Record<string, string> = {};
+          const req = db.transaction('tree').objectStore('tree').openCursor();
+          req.onsuccess = () => {
+            const cursor = req.result;
+            if (!cursor) {
+              db.close();
+              resolve(out);
+              return;
+            }
+            const key = String(cursor.key);
+            if (key.startsWith('f:'))
+              out[key.slice(2)] = new TextDecoder().decode(cursor.value as Uint8Array);
+            cursor.continue();
+          };
+        };
+      }),
+  );
+}
+
+/**
+ * Opens the page on the just-bash sandbox (the URL keeps the choice across reloads, and the page does not
+ * spend its grace period waiting for a WebContainer that cannot boot here).
+ */
+async function openApp(page: Page): Promise<void> {
+  await page.goto('/?sandbox=just-bash');
+  await waitRestored(page);
+}
+
+/** After a reload: the sandbox is up, the session is back and the prompt box takes input. */
+async function waitRestored(page: Page): Promise<void> {
+  await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
+  await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('stop-button')).toHaveCount(0);
+}
+
+test(`a reload at ${INSTANTS} seeded random instants loses nothing that was shown (seed ${SEED})`, async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await openApp(page);
+  await connectRemembering(page, api);
+  await allowEverything(page);
+  const random = seeded(SEED);
+  /** Finished cards shown before the last reload, whose results the next request must carry. */
+  let owed: string[] = [];
+  let lost = 0;
+  for (let i = 1; i <= INSTANTS; i++) {
+    if (i > 1 && (i - 1) % STEPS_PER_SESSION === 0) {
+      await page.getByTestId('new-session').click();
+      await expect(page.getByTestId('empty-state')).toBeVisible();
+      owed = [];
+    }
+    api.script(step(i));
+    const firstRequest = api.requests.length;
+    await sendPrompt(page, `Step ${i}`);
+    const instant = Math.floor(random() * SPAN_MS);
+    await page.waitForTimeout(instant);
+    const shown = await readPage(page, true);
+    await page.waitForEvent('load');
+    await waitRestored(page);
+    const where = `step ${i}, reload ${instant} ms after sending`;
+
+    // The results of the cards finished before the previous reload reached the model as they were.
+    const sent = api.requests[firstRequest];
+    expect(sent?.status, where).toBe(200);
+    for (const id of owed) {
+      const result = sent && toolResultFor(sent, id);
+      expect(result, `${where}: ${id} answered`).toBeDefined();
+      expect(resultText(result ?? {}), `${where}: ${id} kept its real result`).not.toMatch(
+        /Tool result missing/,
+      );
+    }
+
+    const back = await readPage(page, false);
+    // Every prompt shown is back, in order.
+    expect(back.users.slice(0, shown.users.length), where).toEqual(shown.users);
+    // Every finished card is still finished; none is left pending or running.
+    const status = new Map(back.cards.map((c) => [c.id, c.status]));
+    for (const card of shown.cards) {
+      if (card.status === 'done') expect(status.get(card.id), `${where}: ${card.id}`).toBe('done');
+      else expect(status.get(card.id), `${where}: ${card.id} settled`).toMatch(/^(done|interrupted|error)$/);
+    }
+    expect(
+      back.cards.filter((c) => c.status === 'pending' || c.status === 'running'),
+      where,
+    ).toEqual([]);
+    // Every text shown is back (as streamed so far, kept or marked as not kept).
+    for (const text of shown.texts) {
+      expect(
+        back.texts.some((t) => t.text.startsWith(text.text)),
+        `${where}: "${text.text}" back`,
+      ).toBe(true);
+    }
+    // The file of every finished Write is in the workspace and in the saved project, with its content.
+    const files = await savedFiles(page);
+    for (const card of shown.cards) {
+      const n = /^toolu_w(\d+)$/.exec(card.id)?.[1];
+      if (!n || card.status !== 'done') continue;
+      expect(files[`steps/f${n}.txt`], `${where}: f${n}.txt saved`).toBe(`step ${n}\n`);
+      await expect(page.locator(`[data-testid="file-item"][data-path="steps/f${n}.txt"]`)).toHaveCount(1);
+    }
+    if (shown.users.length === 0 && i % STEPS_PER_SESSION === 1) lost++;
+    owed = back.cards.filter((c) => c.status === 'done').map((c) => c.id);
+  }
+  // Every request the page sent after a reload was valid (the mock rejects unpaired tool results).
+  expect(api.requests.filter((r) => r.status !== 200).map((r) => r.error)).toEqual([]);
+  test
+    .info()
+    .annotations.push({ type: 'seed', description: `${SEED}; first-turn prompts not yet shown: ${lost}` });
+});
+
+test('two tabs on one session: the second says so, saves nothing, and opens it once the first closes', async ({
+  page,
+  context,
+}) => {
+  api.script([{ content: [{ type: 'text', text: 'First tab reply.' }] }]);
+  await openApp(page);
+  await connectRemembering(page, api);
+  await sendPrompt(page, 'From the first tab');
+  await expect(page.getByTestId('assistant-text')).toHaveText('First tab reply.');
+  await waitIdle(page);
+  await waitSaved(page);
+
+  const second = await context.newPage();
+  await openApp(second);
+  await expect(second.getByTestId('readonly-banner')).toContainText('This session is open in another tab.');
+  await expect(second.getByTestId('user-message')).toHaveText('From the first tab');
+  await expect(second.getByTestId('save-status')).toHaveAttribute('data-state', 'readonly');
+  await expect(second.getByTestId('prompt-input')).toBeDisabled();
+
+  // The first tab goes on and saves; the second never wrote over it.
+  api.script([{ content: [{ type: 'text', text: 'Still the first tab.' }] }]);
+  await sendPrompt(page, 'Again from the first');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Still the first tab.');
+  await waitIdle(page);
+  await waitSaved(page);
+
+  // The first tab closes: the second opens the session for real, as the first saved it.
+  await page.close();
+  await expect(second.getByTestId('readonly-banner')).toHaveCount(0);
+  await expect(second.getByTestId('user-message')).toHaveText(['From the first tab', 'Again from the first']);
+  await expect(second.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  api.script([{ content: [{ type: 'text', text: 'Now the second tab.' }] }]);
+  await sendPrompt(second, 'From the second tab');
+  await expect(second.getByTestId('assistant-text').last()).toHaveText('Now the second tab.');
+  await waitIdle(second);
+  await waitSaved(second);
+  await second.reload();
+  await expect(second.getByTestId('user-message')).toHaveCount(3);
+});
+
+test('a full storage: a clear banner, the session goes on from memory, and nothing is dropped once space is back', async ({
+  page,
+}) => {
+  // The sessions store refuses writes as a full disk does while window.__full is set.
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (
+      this: IDBObjectStore,
+      ...args: Parameters<IDBObjectStore['put']>
+    ) {
+      if (this.name === 'records' && (window as { __full?: boolean }).__full)
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return put.apply(this, args);
+    };
+  });
+  api.script([
+    {
+      content: [
+        { type: 'text', text: 'Writing while the disk is full.' },
+        {
+          type: 'tool_use',
+          id: 'toolu_full',
+          name: 'Write',
+          input: { file_path: `${ROOT}/full.txt`, content: 'x\n' },
+        },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Done, in memory.' }] },
+  ]);
+  await openApp(page);
+  await connectRemembering(page, api);
+  await allowEverything(page);
+  await page.evaluate(() => {
+    (window as { __full?: boolean }).__full = true;
+  });
+  await sendPrompt(page, 'Write on a full disk');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Done, in memory.');
+  await expect(toolCard(page, 'toolu_full')).toHaveAttribute('data-status', 'done');
+  const banner = page.getByTestId('save-error-banner');
+  await expect(banner).toContainText("The browser's storage is full, so this session is not saved");
+  await expect(banner).toContainText('Nothing is lost yet');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'error');
+  // Still usable: another turn runs.
+  api.push({ content: [{ type: 'text', text: 'Second reply, still in memory.' }] });
+  await sendPrompt(page, 'And another');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Second reply, still in memory.');
+  await waitIdle(page);
+  // The export keeps a copy meanwhile.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('save-error-export').click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^tabcode-write-on-a-full-disk\.json$/);
+  // Space is back: the retry writes everything, and a reload shows both turns.
+  await page.evaluate(() => {
+    (window as { __full?: boolean }).__full = false;
+  });
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved', { timeout: 10_000 });
+  await expect(banner).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('user-message')).toHaveText(['Write on a full disk', 'And another']);
+  await expect(toolCard(page, 'toolu_full')).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Second reply, still in memory.');
+});
