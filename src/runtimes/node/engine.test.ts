@@ -239,3 +239,20 @@ describe('node engine: TypeScript, child_process, crypto, limits', () => {
     expect(r.stdout).toMatch(/^true .*stack/i);
   });
 });
+
+describe('node engine: ES module details', () => {
+  it("columns on line 1 of an ES module are the file's own; CommonJS names in ESM get Node's hint", async () => {
+    putFiles(engine, {
+      'esm1/package.json': '{"type":"module"}',
+      'esm1/a.js': "const x = require('./b');\n",
+    });
+    const r = await runNode(engine, ['esm1/a.js']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`file://${TEST_ROOT}/esm1/a.js:1:11`);
+    expect(r.stderr.split('\n')[2]).toBe('          ^');
+    expect(r.stderr).toContain(
+      'ReferenceError: require is not defined in ES module scope, you can use import instead',
+    );
+    expect(r.stderr).toContain("rename it to use the '.cjs' file extension");
+  });
+});

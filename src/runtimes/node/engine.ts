@@ -93,6 +93,8 @@ export class RunState {
   outOfMemory = false;
   /** process.nextTick callbacks wait. */
   ticksPending = false;
+  /** ES modules (by URL) the loader gave a line of its own before line 1 (see module-loader.ts). */
+  readonly prefixedModules = new Set<string>();
   readonly timers = new Map<number, { handle: ReturnType<typeof setTimeout> | undefined; refed: boolean }>();
   readonly immediates: number[] = [];
   readonly pendingExecs = new Set<number>();

@@ -144,6 +144,7 @@ export function installBinding(vm: QuickJSContext, state: RunState, resolver: Re
       return vm.newArrayBuffer(out.slice().buffer);
     },
     hrtime: () => vm.newNumber(performance.now()),
+    lineOffset: (url) => (state.prefixedModules.has(vm.getString(url)) ? vm.true : vm.false),
     resolve: (specifier, parent, kind) => {
       try {
         const resolved = resolver.resolve(

@@ -73,7 +73,9 @@ export function moduleLoader(
         return generated(vm, `${INTERNAL}.requireFile(${JSON.stringify(path)})`);
       }
       const source = loadSourceText(state.fs, path, info.typescript === true);
-      return `${importMeta(name, path)}${source}`;
+      // import.meta goes on a line of its own; stack frames are moved back one line (binding.lineOffset).
+      state.prefixedModules.add(name);
+      return `${importMeta(name, path)}\n${source}`;
     } catch (err) {
       if (isHandle(err)) return { error: err };
       return { error: guestError(vm, err) };
@@ -83,7 +85,7 @@ export function moduleLoader(
   return { load, normalize };
 }
 
-/** `import.meta` as Node fills it; one line-1 statement, so later lines keep their numbers. */
+/** `import.meta` as Node fills it, in one line. */
 function importMeta(url: string, path: string): string {
   return (
     `import.meta.url=${JSON.stringify(url)};import.meta.filename=${JSON.stringify(path)};` +

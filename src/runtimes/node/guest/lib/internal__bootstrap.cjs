@@ -34,7 +34,7 @@ module.exports = function bootstrap(binding) {
   // util.inspect reads promise states through this hook (see internal/host).
   globalThis.__tabcodeHost = { promiseState: (value) => binding.promiseState(value) };
 
-  installStackTraces();
+  installStackTraces(binding);
   const define = (name, value) =>
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
   define('global', globalThis);
@@ -119,7 +119,7 @@ function unavailable(name) {
 }
 
 /** Error.stack as V8 writes it ("Error: msg\n    at f (file:1:2)"), without the runtime's own frames. */
-function installStackTraces() {
+function installStackTraces(binding) {
   Error.stackTraceLimit = 10;
   Error.prepareStackTrace = (error, frames) => {
     let header;
@@ -137,8 +137,14 @@ function installStackTraces() {
       // The runtime's own frames and native ones (Function.prototype.call) are not the program's.
       if (!file || file === '<anonymous>' || file.startsWith('node:internal/') || file.startsWith('tabcode:'))
         continue;
-      const line = frame.getLineNumber?.();
-      const col = frame.getColumnNumber?.();
+      let line = frame.getLineNumber?.();
+      let col = frame.getColumnNumber?.();
+      // ES modules get import.meta set up on a line of their own before the file's first line.
+      if (line && file.startsWith('file://') && binding.lineOffset(file)) {
+        line -= 1;
+        // A position inside that added line (QuickJS puts some errors at the module's start).
+        if (line === 0) [line, col] = [1, 1];
+      }
       const where = file ? `${file}${line ? `:${line}` : ''}${col ? `:${col}` : ''}` : '<anonymous>';
       let name = frame.getFunctionName?.();
       if (name === '<eval>' || name === '<anonymous>') name = undefined;

@@ -41,9 +41,27 @@ function uncaught(err) {
   else binding.exit(1);
 }
 
+/** CommonJS names used in an ES module: Node's message says why and what to do. */
+const CJS_ONLY = /^(require|module|exports|__filename|__dirname) is not defined$/;
+
 function report(err) {
   const lines = [];
   const where = topFrame(err);
+  // QuickJS places a ReferenceError for an undeclared name at the start of the enclosing function;
+  // point at the name itself, as V8 does.
+  const undeclared = err instanceof ReferenceError && /^([\w$]+) is not defined/.exec(String(err.message));
+  if (where && undeclared) relocate(err, where, undeclared[1]);
+  if (err instanceof ReferenceError && where?.file.startsWith('file://') && CJS_ONLY.test(err.message)) {
+    const name = err.message.split(' ')[0];
+    const hint =
+      name === '__filename' || name === '__dirname'
+        ? ', use import.meta.filename / import.meta.dirname instead'
+        : name === 'require'
+          ? ', you can use import instead'
+          : '';
+    err.message = `${name} is not defined in ES module scope${hint}\nThis file is being treated as an ES module because it has a '.js' file extension and the nearest package.json contains "type": "module" (or it uses import/export). To treat it as a CommonJS script, rename it to use the '.cjs' file extension.`;
+    err.stack = `ReferenceError: ${err.message}\n${String(err.stack).split('\n').slice(1).join('\n')}`;
+  }
   if (where) {
     lines.push(`${where.file}:${where.line}`);
     const text = sourceLine(where.path, where.line);
@@ -76,6 +94,38 @@ function withProperties(err) {
   }
 }
 
+/** Moves `where` (and the stack's first frame) to the first use of `name` from there on. */
+function relocate(err, where, name) {
+  const text = readSource(where.path);
+  if (text === undefined) return;
+  const fileLines = text.split('\n');
+  const word = new RegExp(`(^|[^\\w$.])(${name.replace(/\$/g, '\\$')})(?![\\w$])`);
+  const find = (fromLine, fromCol) => {
+    for (let i = fromLine; i < fileLines.length; i++) {
+      const part = i === fromLine ? fileLines[i].slice(fromCol) : fileLines[i];
+      const m = word.exec(part);
+      if (m) return { line: i + 1, column: (i === fromLine ? fromCol : 0) + m.index + m[1].length + 1 };
+    }
+    return undefined;
+  };
+  const at = find(where.line - 1, Math.max(0, where.column - 1)) ?? find(0, 0);
+  if (!at || (at.line === where.line && at.column === where.column)) return;
+  const old = `${where.file}:${where.line}:${where.column}`;
+  where.line = at.line;
+  where.column = at.column;
+  if (typeof err.stack === 'string')
+    err.stack = err.stack.replace(old, `${where.file}:${at.line}:${at.column}`);
+}
+
+function readSource(path) {
+  try {
+    const text = binding.fs('readFileUtf8', path);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function topFrame(err) {
   const stack = err && typeof err.stack === 'string' ? err.stack : '';
   for (const line of stack.split('\n')) {
@@ -90,14 +140,9 @@ function topFrame(err) {
 }
 
 function sourceLine(path, line) {
-  try {
-    const text = binding.fs('readFileUtf8', path);
-    if (typeof text !== 'string') return undefined;
-    const l = text.split('\n')[line - 1];
-    return l === undefined ? undefined : l.replace(/\r$/, '');
-  } catch {
-    return undefined;
-  }
+  const text = readSource(path);
+  const l = text?.split('\n')[line - 1];
+  return l === undefined ? undefined : l.replace(/\r$/, '');
 }
 
 function inspect(value) {
