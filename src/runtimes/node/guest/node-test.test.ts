@@ -73,6 +73,7 @@ describe('node:test reports as Node does', () => {
     'lifecycle.test.js',
     'mock.test.js',
     'assert.test.js',
+    'late-error.test.js',
   ]) {
     it(name, async () => {
       const golden = `${FIXTURES}${name.replace(/\.js$/, '.spec.txt')}`;

@@ -34,6 +34,8 @@ const harness = {
   /** Tests whose function is running (innermost last): where an uncaught error is charged. */
   running: [],
   kickScheduled: false,
+  /** False until the first tests start: an uncaught error before then is the program's own. */
+  bootstrapped: false,
   idleWaiters: [],
   finalizing: null,
   /** Lines printed (as "ℹ …") just before the summary. */
@@ -93,6 +95,7 @@ const harness = {
     this.kickScheduled = true;
     U.laterTick(() => {
       this.kickScheduled = false;
+      this.bootstrapped = true;
       this.root.processQueue();
       this.checkIdle();
     });
@@ -198,11 +201,12 @@ const harness = {
   listen() {
     const proc = globalThis.process;
     if (this.listeners || !proc || typeof proc.on !== 'function') return;
-    const onUncaught = (err) => this.uncaught(err);
+    const onUncaught = (err) => this.uncaught(err, 'uncaughtException');
+    const onRejection = (err) => this.uncaught(err, 'unhandledRejection');
     const onBeforeExit = () => this.beforeExit();
-    this.listeners = { onUncaught, onBeforeExit };
+    this.listeners = { onUncaught, onRejection, onBeforeExit };
     proc.on('uncaughtException', onUncaught);
-    proc.on('unhandledRejection', onUncaught);
+    proc.on('unhandledRejection', onRejection);
     proc.on('beforeExit', onBeforeExit);
   },
 
@@ -210,16 +214,28 @@ const harness = {
     const proc = globalThis.process;
     if (!this.listeners || !proc || typeof proc.removeListener !== 'function') return;
     proc.removeListener('uncaughtException', this.listeners.onUncaught);
-    proc.removeListener('unhandledRejection', this.listeners.onUncaught);
+    proc.removeListener('unhandledRejection', this.listeners.onRejection);
     proc.removeListener('beforeExit', this.listeners.onBeforeExit);
     this.listeners = null;
   },
 
-  /** An error nobody caught: it fails the test that is running (Node charges its async context). */
-  uncaught(err) {
+  /**
+   * An error nobody caught. Before the first tests start it is fatal, as in Node (the program's own
+   * code failed). Then it fails the test that is running: Node charges the test whose async context
+   * raised it; without async context tracking, the running test is the best guess. With no test
+   * running it becomes a note before the summary and exit code 1.
+   */
+  uncaught(err, eventName) {
+    if (!this.bootstrapped) throw err;
     const test = this.running.length ? this.running[this.running.length - 1] : null;
-    if (!test || test.finished) throw err;
-    test.fail(U.testFailure(err, 'uncaughtException'));
+    if (!test || test.finished) {
+      this.diagnostics.push(
+        `Error: A resource generated asynchronous activity after the test ended. This activity created the error "${String(err)}" which triggered an ${eventName} event, caught by the test runner.`,
+      );
+      if (globalThis.process) process.exitCode = 1;
+      return;
+    }
+    test.fail(U.testFailure(err, eventName));
     test.abort(err);
     test.stop();
   },
