@@ -83,6 +83,9 @@ describe('npm install', () => {
       'mb-one',
       'mb-two',
     ]);
+    // Shims and their targets are executable (npm pack stores bin files as 0644).
+    expect((await bash.fs.stat(`${PROJECT}/node_modules/.bin/hello-cli`)).mode & 0o111).not.toBe(0);
+    expect((await bash.fs.stat(`${PROJECT}/node_modules/hello-cli/bin/hello.js`)).mode & 0o111).not.toBe(0);
     const run = await bash.exec('hello-cli Ada; echo "rc=$?"; mb-two "x y"', {
       env: { PATH: `${PROJECT}/node_modules/.bin:/usr/bin:/bin` },
     });
@@ -302,14 +305,14 @@ describe('npm install', () => {
     expect(skipped.stdout).not.toContain('postinstall ran');
   });
 
-  it('removes packages that are no longer needed, and uninstall takes them out of package.json', async () => {
+  it('removes packages that are no longer needed, and uninstall (rm) takes them out of package.json', async () => {
     const bash = shell({
       name: 'app',
       version: '1.0.0',
       dependencies: { 'hello-cli': '^1.0.0', 'tiny-math': '^2.0.0' },
     });
     await bash.exec('npm install');
-    const r = await bash.exec('npm uninstall hello-cli');
+    const r = await bash.exec('npm rm hello-cli');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^\nremoved 3 packages in \d+m?s\n$/);
     expect((await readJson(bash, 'package.json')).dependencies).toEqual({ 'tiny-math': '^2.0.0' });

@@ -88,6 +88,7 @@ export async function snapshot(bash: Bash, dir = PROJECT): Promise<Record<string
 }
 
 /** Reads and parses a JSON file of the shell's file system. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read nested fields of package.json and lock files.
 export async function readJson(bash: Bash, path: string): Promise<Record<string, any>> {
   return JSON.parse(await bash.fs.readFile(path.startsWith('/') ? path : `${PROJECT}/${path}`));
 }
