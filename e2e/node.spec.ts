@@ -243,3 +243,37 @@ test("code the agent runs cannot reach the page's storage, network or globals", 
   const after = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort());
   expect(after).toEqual(before);
 });
+
+test('Esc stops a runaway program at once and keeps what it printed; the next run works', async ({ page }) => {
+  test.setTimeout(60_000);
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'spin',
+          name: 'Bash',
+          input: { command: `node -e "console.log('spinning up'); for (;;) {}"` },
+        },
+      ],
+    },
+    { content: [{ type: 'tool_use', id: 'after', name: 'Bash', input: { command: 'node -p "6 * 7"' } }] },
+    { content: [{ type: 'text', text: 'Done.' }] },
+  ]);
+  await openPlain(page);
+  await connect(page, api);
+  await allowEverything(page);
+  await sendPrompt(page, 'Spin.');
+  const card = toolCard(page, 'spin');
+  await expect(card).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
+  await expect(card).toContainText('spinning up', { timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  await expect(card).not.toHaveAttribute('data-status', 'running', { timeout: 5_000 });
+  await waitIdle(page);
+  await expect(card).toContainText('spinning up');
+  // The interrupted turn is over; the next prompt runs node again in a fresh worker.
+  await sendPrompt(page, 'Go on.');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Done.', { timeout: 30_000 });
+  const last = api.requests.at(-1);
+  expect(resultText(toolResultFor(last ?? (undefined as never), 'after') ?? {})).toBe('42');
+});
