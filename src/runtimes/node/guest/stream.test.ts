@@ -36,6 +36,14 @@ describe('stream in the guest', () => {
     expect(output).toBe('true function function true true function\n');
   });
 
+  it('stream/web loads; its classes say what to use instead', async () => {
+    const { output } = await runScriptInGuest(`const web = require('stream/web');
+      try { new web.ReadableStream(); } catch (e) { console.log(e.code, e.message); }`);
+    expect(output).toBe(
+      "ERR_NOT_SUPPORTED new stream/web.ReadableStream() is not available in tabcode's built-in sandbox: web streams are not implemented in this runtime; use node:stream (Readable, Writable, Transform).\n",
+    );
+  });
+
   it('an unhandled stream error is an uncaught error, as in Node', async () => {
     const code = `const { Writable } = require('stream');
       const w = new Writable({ write(c, e, cb) { cb(new Error('disk full')); } });
