@@ -13,7 +13,7 @@ import { normalizeBin } from './lockfile.ts';
 import { join } from './paths.ts';
 import { readPackageJson } from './project.ts';
 import { binPaths, scriptEnv, shQuote } from './scripts.ts';
-import { splitNameSpec, validPackageName } from './spec.ts';
+import { parseSpec, satisfies, splitNameSpec, validPackageName } from './spec.ts';
 
 export interface ExecContext {
   host: NpmHost;
@@ -23,7 +23,7 @@ export interface ExecContext {
   silent: boolean;
 }
 
-async function isExecutableFile(host: NpmHost, path: string): Promise<boolean> {
+async function isFile(host: NpmHost, path: string): Promise<boolean> {
   try {
     return (await host.fs.stat(path)).isFile;
   } catch {
@@ -32,18 +32,22 @@ async function isExecutableFile(host: NpmHost, path: string): Promise<boolean> {
 }
 
 async function findBin(host: NpmHost, dirs: string[], name: string): Promise<string | undefined> {
-  for (const dir of dirs) if (await isExecutableFile(host, join(dir, name))) return dir;
+  for (const dir of dirs) if (await isFile(host, join(dir, name))) return dir;
   return undefined;
 }
 
-/** The bin a package provides for `npx <package>`: one named like it, else its only one. */
-async function binOfPackage(host: NpmHost, prefix: string, name: string): Promise<string | undefined> {
+/**
+ * The bin a package installed under `prefix` provides for `npx <package>`: one named like it, else its
+ * only one. Undefined when it is not installed, its version does not satisfy `spec`, or it has no bin.
+ */
+async function binOfPackage(host: NpmHost, prefix: string, name: string, spec = ''): Promise<string | undefined> {
   let pkg: Record<string, unknown>;
   try {
     pkg = (await readPackageJson(host.fs, join(prefix, 'node_modules', name), true)).data;
   } catch {
     return undefined;
   }
+  if (spec && !satisfies(name, String(pkg.version ?? ''), parseSpec(name, spec))) return undefined;
   const bins = normalizeBin(name, pkg.bin as never);
   if (!bins) return undefined;
   const unscoped = name.replace(/^@[^/]+\//, '');
@@ -92,12 +96,12 @@ export async function runExec(
     }
   } else if (!call && !(await findBin(host, localBins, first))) {
     // Not a local command: `first` names a package (installed here, or to install).
-    const { name } = splitNameSpec(first);
-    const bin = validPackageName(name) ? await binOfPackage(host, ctx.root, name) : undefined;
+    const { name, spec } = splitNameSpec(first);
+    const bin = validPackageName(name) ? await binOfPackage(host, ctx.root, name, spec) : undefined;
+    const installed = validPackageName(name) && (await host.fs.exists(join(ctx.root, 'node_modules', name)));
     if (bin) program = bin;
-    else if (validPackageName(name) && (await host.fs.exists(join(ctx.root, 'node_modules', name)))) {
-      throw noBin(name);
-    } else missing.push(first);
+    else if (installed && !spec) throw noBin(name);
+    else missing.push(first);
   }
   const extraBins: string[] = [];
   if (missing.length) {

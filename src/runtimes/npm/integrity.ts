@@ -15,7 +15,20 @@ function toBase64(bytes: Uint8Array): string {
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
+/**
+ * The same digests in plain JavaScript (@noble/hashes, loaded on first use), for pages where
+ * SubtleCrypto is missing: it exists only in secure contexts (https, localhost).
+ */
+export async function digestWithoutSubtle(algorithm: string, bytes: Uint8Array): Promise<Uint8Array> {
+  if (algorithm === 'SHA-1') return (await import('@noble/hashes/legacy.js')).sha1(bytes);
+  const sha2 = await import('@noble/hashes/sha2.js');
+  if (algorithm === 'SHA-512') return sha2.sha512(bytes);
+  if (algorithm === 'SHA-384') return sha2.sha384(bytes);
+  return sha2.sha256(bytes);
+}
+
 async function digest(algorithm: string, bytes: Uint8Array): Promise<Uint8Array> {
+  if (!globalThis.crypto?.subtle) return digestWithoutSubtle(algorithm, bytes);
   return new Uint8Array(await crypto.subtle.digest(algorithm, bytes as Uint8Array<ArrayBuffer>));
 }
 

@@ -38,6 +38,17 @@ describe('npx', () => {
     expect(registry.requests).toEqual([]);
   });
 
+  it('npx <package>@<range> uses the installed package when its version satisfies, else fetches', async () => {
+    const bash = await project();
+    registry.clearRequests();
+    const local = await bash.exec('npx hello-cli@^1.0.0 Al');
+    expect(local.stdout).toBe(`node ["${PROJECT}/node_modules/hello-cli/bin/hello.js","Al"] cwd=${PROJECT}\n`);
+    expect(registry.requests).toEqual([]);
+    const other = await bash.exec('npx hello-cli@^2.0.0');
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toContain('npm error notarget No matching version found for hello-cli@^2.0.0.');
+  });
+
   it("npm exec -- <bin> and npm exec -c run with npm's environment", async () => {
     const bash = await project();
     const r = await bash.exec('npm exec -- hello-cli Bo');

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../../../e2e/registry/pack.ts';
 import { makeTarball } from '../../../e2e/registry/tarballs.ts';
-import { checkIntegrity, sha512Integrity } from './integrity.ts';
+import { checkIntegrity, digestWithoutSubtle, sha512Integrity } from './integrity.ts';
 import { unpackTarball } from './tarball.ts';
 import { fixturePackages } from './testing/harness.ts';
 
@@ -118,5 +118,13 @@ describe('integrity', () => {
     expect((await checkIntegrity(other, undefined, pkg.shasum)).ok).toBe(false);
     // Several hashes: the strongest algorithm decides.
     expect((await checkIntegrity(pkg.tarball, `sha1-AAAA ${pkg.integrity}`, undefined)).ok).toBe(true);
+  });
+
+  it('gives the same digests without SubtleCrypto (pages that are not a secure context)', async () => {
+    const bytes = (await fixturePackages())[0].tarball;
+    for (const algorithm of ['SHA-1', 'SHA-256', 'SHA-384', 'SHA-512']) {
+      const subtle = new Uint8Array(await crypto.subtle.digest(algorithm, bytes as Uint8Array<ArrayBuffer>));
+      expect(await digestWithoutSubtle(algorithm, bytes), algorithm).toEqual(subtle);
+    }
   });
 });
