@@ -40,6 +40,9 @@ interface Scope {
   cdTrail: string[] | null;
 }
 
+/** The form of code the analysis cannot see: every deny or ask rule may match it. */
+const OPAQUE_FORM: ShellForm = { words: [{ text: '…', dynamic: true, glob: false }], sure: false };
+
 const copyScope = (s: Scope): Scope => ({ cdTrail: s.cdTrail ? [...s.cdTrail] : null });
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -210,7 +213,8 @@ export class Walker {
       source,
       words: [],
       allowTexts: [],
-      forms: [],
+      // Code it evaluates is unknown: every deny or ask rule may match it.
+      forms: opaque ? [OPAQUE_FORM] : [],
       readOnly: problem === null,
       ...(problem ? { reason: problem } : {}),
       changesState,
@@ -351,10 +355,12 @@ export class Walker {
         source: source || node.assignments.map((a) => `${a.name}=…`).join(' ') || 'redirection',
         words: [],
         allowTexts: written.length > 0 && written.every((w) => !w.dynamic) && !assignments ? [source] : [],
-        forms: () =>
-          written.length > 0
+        forms: () => [
+          ...(written.length > 0
             ? commandForms(written, written, [], { readOnly: true, opaque: false, shadowed: false })
-            : [],
+            : []),
+          ...(evaluates.length > 0 ? [OPAQUE_FORM] : []),
+        ],
         readOnly: (problem ?? programProblem) === null,
         ...((problem ?? programProblem) ? { reason: (problem ?? programProblem) as string } : {}),
         changesState: (assignments && written.length === 0) || written[0]?.text === 'exec',

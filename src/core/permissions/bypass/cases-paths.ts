@@ -1,0 +1,207 @@
+/**
+ * Cases: files a command writes without a redirection (option values glued to the flag, operands,
+ * sed and awk programs), and paths whose meaning the session changed (HOME, cd, CDPATH).
+ */
+import type { BypassCase } from './harness.ts';
+
+const PROD = { changed: 'config/prod.env' };
+const GIT = { changed: '.git/config' };
+
+export const OPTION_VALUES: BypassCase[] = [
+  { what: 'sort -o glued', command: 'sort -oconfig/prod.env package.json', effect: PROD, bypass: 'deny' },
+  {
+    what: 'sort --output=',
+    command: 'sort --output=config/prod.env package.json',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'sort -o after the operand',
+    command: 'sort package.json -o config/prod.env',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'sort -o in a cluster',
+    command: 'sort -ro config/prod.env package.json',
+    effect: PROD,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'sort --out= (abbreviated)',
+    command: 'sort --out=config/prod.env package.json',
+    effect: PROD,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  // A protected path asks even in bypassPermissions mode, with no rule at all.
+  {
+    what: 'sort -o onto .git/config',
+    command: 'sort -o.git/config package.json',
+    rules: {},
+    effect: GIT,
+    bypass: 'ask',
+  },
+  {
+    what: 'sort --output onto .git/config',
+    command: 'sort --output .git/config notes.txt',
+    rules: {},
+    effect: GIT,
+    bypass: 'ask',
+  },
+  { what: 'tee -a', command: 'tee -a config/prod.env < notes.txt', effect: PROD, bypass: 'deny' },
+  {
+    what: 'uniq IN OUT',
+    command: 'uniq notes.txt config/prod.env',
+    effect: PROD,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  { what: 'cp onto', command: 'cp notes.txt config/prod.env', effect: PROD, bypass: 'deny' },
+  // `time` alone is bash's keyword; `command time` is the program, whose -o writes a file.
+  {
+    what: 'time -o',
+    command: 'command time -o config/prod.env ls',
+    effect: PROD,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+];
+
+export const PROGRAM_WRITES: BypassCase[] = [
+  { what: "sed -n 'w FILE'", command: "sed -n 'w config/prod.env' notes.txt", effect: PROD, bypass: 'deny' },
+  {
+    what: 'sed s///w FILE',
+    command: "sed 's/a/b/w config/prod.env' notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'sed -e p -e w',
+    command: "sed -e p -e 'w config/prod.env' notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  { what: 'sed /re/w', command: "sed -n '/alpha/w config/prod.env' notes.txt", effect: PROD, bypass: 'deny' },
+  {
+    what: 'sed w in a block',
+    command: "sed -n '1{w config/prod.env\n}' notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  { what: 'sed -i', command: "sed -i 's/DB/X/' config/prod.env", effect: PROD, bypass: 'deny' },
+  {
+    what: 'awk print > FILE',
+    command: `awk '{print > "config/prod.env"}' notes.txt`,
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'awk print >> FILE',
+    command: `awk '{print >> "config/prod.env"}' notes.txt`,
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'awk printf > FILE',
+    command: `awk '{printf "%s", $0 > "config/prod.env"}' notes.txt`,
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'awk print > a variable',
+    command: `awk 'BEGIN{f="config/prod.env"} {print > f}' notes.txt`,
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'awk -v target',
+    command: "awk -v f=config/prod.env '{print > f}' notes.txt",
+    effect: PROD,
+    bypass: 'ask',
+  },
+];
+
+/** The session's HOME, set by an earlier call. */
+const HOME_CONFIG = 'export HOME=/home/user/project/config';
+
+export const SESSION_PATHS: BypassCase[] = [
+  {
+    what: '~ after export HOME',
+    setup: [HOME_CONFIG],
+    command: 'echo x > ~/prod.env',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'HOME set in the line',
+    command: 'HOME=/home/user/project/config; echo x > ~/prod.env',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'export HOME in the line',
+    command: 'export HOME=/home/user/project/config && echo x > ~/prod.env',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'bare cd to the session HOME',
+    setup: [HOME_CONFIG],
+    command: 'cd && echo x > prod.env',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'cd ~ to the session HOME',
+    setup: [HOME_CONFIG],
+    command: 'cd ~ && sort -oprod.env ../notes.txt',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'HOME in a here-string',
+    setup: [HOME_CONFIG],
+    command: 'sed -n "w $HOME/prod.env" <<< x',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'CDPATH from the session',
+    setup: ['cd src', 'export CDPATH=/home/user/project'],
+    command: 'cd config && echo x > prod.env',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'CDPATH set in the line',
+    setup: ['cd src'],
+    command: 'CDPATH=/home/user/project; cd config && echo x > prod.env',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'HOME into .git (protected)',
+    setup: ['export HOME=/home/user/project/.git'],
+    rules: {},
+    command: 'echo x > ~/config',
+    effect: GIT,
+    bypass: 'ask',
+  },
+  // acceptEdits allows workspace writes: a HOME outside the workspace must not pass for the workspace.
+  {
+    what: '~ outside the workspace',
+    setup: ['export HOME=/tmp'],
+    rules: {},
+    command: 'echo x > ~/escape.txt',
+    effect: { created: '/tmp/escape.txt' },
+  },
+  {
+    what: 'cd outside, then write',
+    setup: ['export HOME=/tmp'],
+    rules: {},
+    command: 'cd && echo x > escape.txt',
+    effect: { created: '/tmp/escape.txt' },
+  },
+];

@@ -1,0 +1,45 @@
+/**
+ * Deny is for what surely runs: a word that only looks like a denied program (`docker rm web` is not
+ * rm) must ask, never be refused outright (the user could not even approve it) and never run unasked.
+ * Through the real tool-call path in the real sandbox.
+ */
+import { describe, expect, it } from 'vitest';
+import { decisionOf } from './harness.ts';
+
+const RULES = { deny: ['Bash(rm:*)', 'Bash(curl *)'], allow: ['Bash(git rm:*)'] };
+
+const LOOKS_LIKE_A_DENIED_PROGRAM = [
+  'git rm --cached f',
+  'git commit -m rm',
+  'docker rm web',
+  'npm run rm',
+  'apt-get install curl',
+  'kubectl rm pod',
+  'make rm',
+];
+
+describe('words that only look like a denied program ask', () => {
+  it.each(LOOKS_LIKE_A_DENIED_PROGRAM)('%s', async (command) => {
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
+      expect(await decisionOf(command, mode, RULES), mode).toBe('ask');
+    }
+    // dontAsk never asks: the ask becomes a deny that says why.
+    expect(await decisionOf(command, 'dontAsk', RULES)).toBe('deny');
+  });
+
+  it('what surely runs is still denied, through wrappers and paths', async () => {
+    for (const command of [
+      'rm -rf src',
+      '/bin/rm -rf src',
+      'timeout 5 rm x',
+      'git status && rm x',
+      'curl -s x',
+    ]) {
+      expect(await decisionOf(command, 'bypassPermissions', RULES), command).toBe('deny');
+    }
+  });
+
+  it('an allow rule lets the command it names run when nothing denied surely runs', async () => {
+    expect(await decisionOf('git rm --cached f', 'default', { allow: ['Bash(git rm:*)'] })).toBe('allow');
+  });
+});

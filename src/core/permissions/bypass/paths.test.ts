@@ -1,0 +1,19 @@
+/**
+ * Bypass corpus, run for real: writes hidden in option values, operands and sed/awk programs, and
+ * paths whose meaning the shell session changed (HOME, cd, CDPATH). See harness.ts.
+ */
+import { describe, it } from 'vitest';
+import { OPTION_VALUES, PROGRAM_WRITES, SESSION_PATHS } from './cases-paths.ts';
+import { runCase } from './harness.ts';
+
+describe('bypass corpus: option values and operands that are files', () => {
+  it.each(OPTION_VALUES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: writes inside sed and awk programs', () => {
+  it.each(PROGRAM_WRITES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: HOME, cd and CDPATH from the session', () => {
+  it.each(SESSION_PATHS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
