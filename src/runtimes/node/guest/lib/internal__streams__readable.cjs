@@ -461,6 +461,31 @@ function endWritableNT(stream) {
   if (writable) stream.end();
 }
 
+/** Wraps an old-style stream (events only, no read()) as a Readable. */
+Readable.prototype.wrap = function (stream) {
+  let paused = false;
+  stream.on('data', (chunk) => {
+    if (!this.push(chunk) && stream.pause) {
+      paused = true;
+      stream.pause();
+    }
+  });
+  stream.on('end', () => this.push(null));
+  stream.on('error', (err) => destroyImpl.errorOrDestroy(this, err));
+  stream.on('close', () => this.destroy());
+  stream.on('destroy', () => this.destroy());
+  this._read = () => {
+    if (paused && stream.resume) {
+      paused = false;
+      stream.resume();
+    }
+  };
+  for (const key of Object.keys(stream)) {
+    if (this[key] === undefined && typeof stream[key] === 'function') this[key] = stream[key].bind(stream);
+  }
+  return this;
+};
+
 Readable.prototype[Symbol.asyncIterator] = function () {
   return require('internal/streams/readable-iterator').createAsyncIterator(this);
 };
