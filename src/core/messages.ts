@@ -230,7 +230,7 @@ const transcriptSchema = z.array(
 export function transcriptProblem(value: unknown): string | null {
   const parsed = transcriptSchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = deepestIssue(parsed.error.issues[0]);
     const where = issue.path.length ? ` at messages.${issue.path.join('.')}` : '';
     return `${issue.message}${where}`;
   }
@@ -251,4 +251,25 @@ export function transcriptProblem(value: unknown): string | null {
     }
   }
   return null;
+}
+
+interface Issue {
+  message: string;
+  path: PropertyKey[];
+  errors?: Issue[][];
+}
+
+/**
+ * The most specific problem under a union's failure (e.g. "content is a string or a list of blocks":
+ * the block that is wrong, not the union), its path counted from the top.
+ */
+function deepestIssue(issue: Issue): Issue {
+  let best = issue;
+  for (const branch of issue.errors ?? []) {
+    for (const inner of branch) {
+      const deep = deepestIssue({ ...inner, path: [...issue.path, ...inner.path] });
+      if (deep.path.length > best.path.length) best = deep;
+    }
+  }
+  return best;
 }

@@ -84,6 +84,7 @@ const error = z.object({
   status: z.number().optional(),
   message: str,
   apiType: str.optional(),
+  midStream: z.boolean().optional(),
 });
 const item = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: str, text: str }),
