@@ -6,7 +6,7 @@
 // writes throw the package's RangeError messages rather than Node's ERR_OUT_OF_RANGE ones.
 
 const vendor = require('tabcode:vendor/buffer');
-const { codes, validateNumber } = require('internal/errors');
+const { codes, makeNodeError, validateNumber } = require('internal/errors');
 const { atob, btoa } = require('internal/web/base64');
 const { utf8Decode } = require('internal/encoding');
 
@@ -46,13 +46,22 @@ const originalToString = proto.toString;
 proto.toString = function bufferToString(encoding, start, end) {
   const enc = normalizeEncoding(encoding);
   if (enc === 'base64url') return toBase64Url(originalToString.call(this, 'base64', start, end));
+  if (enc === 'utf8') {
+    // Node (V8) replaces each maximal invalid UTF-8 subsequence with one U+FFFD; the package's
+    // decoder does it per byte. Bounds as the package reads them.
+    const from = start === undefined || start < 0 ? 0 : Math.min(start >>> 0, this.length);
+    const to = end === undefined || end > this.length ? this.length : Math.max(end >>> 0, 0);
+    if (to <= from) return '';
+    return utf8Decode(this.subarray(from, to))[0];
+  }
   return originalToString.call(this, enc, start, end);
 };
 proto.toLocaleString = proto.toString;
 
 const originalWrite = proto.write;
 proto.write = function write(string, ...rest) {
-  if (typeof string !== 'string') throw codes.ERR_INVALID_ARG_TYPE('argument', 'string', string);
+  if (typeof string !== 'string')
+    throw makeNodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'argument must be a string');
   // The encoding may come second, third or fourth: write(s, enc), (s, off, enc), (s, off, len, enc).
   const args = rest.map((arg) => (typeof arg === 'string' ? forPackage(normalizeEncoding(arg)) : arg));
   return originalWrite.call(this, string, ...args);

@@ -16,7 +16,7 @@ const READABLE = {
   notStrictEqual: 'Expected "actual" to be strictly unequal to:',
   notStrictEqualObject: 'Expected "actual" not to be reference-equal to "expected":',
   notDeepEqual: 'Expected "actual" not to be loosely deep-equal to:',
-  notIdentical: 'Values identical but not reference-equal:',
+  notIdentical: 'Values have same structure but are not reference-equal:',
   notDeepEqualUnequal: 'Expected values not to be loosely deep-equal:',
 };
 
@@ -42,7 +42,11 @@ function inspectValue(value) {
 
 const isObjectLike = (v) => typeof v === 'object' && v !== null;
 
-function createErrDiff(actual, expected, givenOperator) {
+/**
+ * The message for a failed strictEqual/deepStrictEqual. A custom `header` (the user's message) replaces
+ * the operator's wording, as Node does, except for values that only differ by reference.
+ */
+function createErrDiff(actual, expected, givenOperator, header = undefined) {
   let operator = givenOperator;
   let other = '';
   let res = '';
@@ -66,7 +70,7 @@ function createErrDiff(actual, expected, givenOperator) {
     const inputLength = actualLines[0].length + expectedLines[0].length;
     if (inputLength <= MAX_SHORT_LENGTH) {
       if (!isObjectLike(actual) && !isObjectLike(expected) && (actual !== 0 || expected !== 0)) {
-        return `${READABLE[operator]}\n\n${actualLines[0]} !== ${expectedLines[0]}\n`;
+        return `${header ?? READABLE[operator]}\n\n${actualLines[0]} !== ${expectedLines[0]}\n`;
       }
     } else if (operator !== 'strictEqualObject') {
       const stderr = globalThis.process?.stderr;
@@ -115,7 +119,7 @@ function createErrDiff(actual, expected, givenOperator) {
 
   let printedLines = 0;
   let identical = 0;
-  const msg = `${READABLE[operator]}\n+ actual - expected`;
+  const msg = `${header ?? READABLE[operator]}\n+ actual - expected`;
   const skippedMsg = ' ... Lines skipped';
 
   let lines = actualLines;
@@ -250,7 +254,11 @@ class AssertionError extends Error {
     const { message, operator, stackStartFn, details } = options;
     let { actual, expected } = options;
     if (message != null) {
-      super(String(message));
+      if (operator === 'deepStrictEqual' || operator === 'strictEqual') {
+        super(createErrDiff(actual, expected, operator, String(message)));
+      } else {
+        super(String(message));
+      }
     } else {
       if (
         isObjectLike(actual) &&

@@ -6,6 +6,8 @@
 // looks like an assertion. Returns undefined when the source cannot be read (no fs, no file).
 
 const FRAME = /\(?((?:file:\/\/)?\/[^()]*?):(\d+):(\d+)\)?$/;
+/** Lines above the reported one searched for the start of a multi-line call. */
+const LOOKBACK_LINES = 10;
 const CALL_START = /([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(/g;
 
 function callerLocation(fn) {
@@ -75,21 +77,24 @@ function failingCallSource(fn) {
   const lines = source.split('\n');
   const lineText = lines[where.line];
   if (lineText === undefined) return undefined;
-  const lineStart = lines.slice(0, where.line).reduce((n, l) => n + l.length + 1, 0);
-  const at = lineStart + Math.min(where.column, lineText.length);
+  const offsetOf = (line) => lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
+  const at = offsetOf(where.line) + Math.min(where.column, lineText.length);
+  // The reported position may be on a later line of a call that spans several.
+  const firstLine = Math.max(0, where.line - LOOKBACK_LINES);
+  const windowStart = offsetOf(firstLine);
+  const windowText = source.slice(windowStart, offsetOf(where.line) + lineText.length);
   const candidates = [];
   CALL_START.lastIndex = 0;
-  for (let m = CALL_START.exec(lineText); m !== null; m = CALL_START.exec(lineText)) {
-    const start = lineStart + m.index;
-    const open = lineStart + m.index + m[0].length - 1;
-    const close = matchingParen(source, open);
+  for (let m = CALL_START.exec(windowText); m !== null; m = CALL_START.exec(windowText)) {
+    const start = windowStart + m.index;
+    const close = matchingParen(source, start + m[0].length - 1);
     if (close === -1 || start > at || close + 1 < at) continue;
     candidates.push({ name: m[1].replace(/\s+/g, ''), start, close });
   }
   if (candidates.length === 0) return undefined;
   const assertion = candidates.filter((c) => /(^|\.)ok$|assert/i.test(c.name)).at(-1);
   const chosen = assertion ?? candidates.at(-1);
-  const column = chosen.start - lineStart;
+  const column = chosen.start - source.lastIndexOf('\n', chosen.start - 1) - 1;
   return normalizeIndentation(source.slice(chosen.start, chosen.close + 1), column);
 }
 

@@ -1,7 +1,9 @@
 'use strict';
-// TextEncoder and TextDecoder (WHATWG Encoding) for the encodings Node ships without extra ICU data:
-// utf-8, utf-16le and latin1 (reported as "windows-1252" and, as in Node, decoded byte for byte).
-// UTF-8 decoding replaces each maximal invalid subsequence with U+FFFD, as the standard says.
+// TextEncoder and TextDecoder (WHATWG Encoding) for utf-8, utf-16le and windows-1252 (the standard's
+// name for latin1 and ascii). Invalid UTF-8 becomes one U+FFFD per maximal invalid subsequence, as the
+// standard says. windows-1252 maps bytes 0x80-0x9F to the standard's characters (€, ‚, ƒ, ...), as
+// Node's streaming decoder and browsers do; Node 20's non-streaming fast path leaves them as C1
+// controls, which is not followed here.
 
 const { codes, makeNodeError } = require('internal/errors');
 
@@ -116,27 +118,46 @@ function utf8Decode(bytes, fatal = false, stream = false) {
   return [text, i];
 }
 
-function utf16leDecode(bytes, stream) {
-  const even = bytes.length - (bytes.length % 2);
-  const end = stream ? even : bytes.length;
-  let text = '';
-  let chunk = [];
-  for (let i = 0; i + 1 < end; i += 2) {
-    chunk.push(bytes[i] | (bytes[i + 1] << 8));
-    if (chunk.length > 8192) {
-      text += String.fromCharCode.apply(null, chunk);
-      chunk = [];
-    }
+function utf16leDecode(bytes, fatal, stream) {
+  let end = bytes.length - (bytes.length % 2);
+  const units = [];
+  for (let i = 0; i + 1 < end; i += 2) units.push(bytes[i] | (bytes[i + 1] << 8));
+  // A high surrogate at the end of a streamed chunk waits for its pair; at the end of the input,
+  // it and an odd trailing byte make one error together.
+  const last = units.at(-1);
+  const highAtEnd = last >= 0xd800 && last <= 0xdbff;
+  if (stream && highAtEnd) {
+    units.pop();
+    end -= 2;
+  } else if (!stream && highAtEnd && bytes.length % 2 === 1) {
+    units.pop();
   }
-  if (!stream && bytes.length % 2 === 1) chunk.push(0xfffd);
-  text += String.fromCharCode.apply(null, chunk);
-  return [text.toWellFormed(), end];
+  let text = '';
+  for (let i = 0; i < units.length; i += 8192)
+    text += String.fromCharCode.apply(null, units.slice(i, i + 8192));
+  if (fatal && !text.isWellFormed()) throw codes.ERR_ENCODING_INVALID_ENCODED_DATA('utf-16le');
+  text = text.toWellFormed();
+  if (!stream && bytes.length % 2 === 1) {
+    if (fatal) throw codes.ERR_ENCODING_INVALID_ENCODED_DATA('utf-16le');
+    text += '\ufffd';
+    end = bytes.length;
+  }
+  return [text, end];
 }
 
-function latin1Decode(bytes) {
+// windows-1252 bytes 0x80-0x9F (the rest of the range maps to the same code point as latin1).
+const WINDOWS_1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+]; // biome-ignore format: a table
+
+function windows1252Decode(bytes) {
   let text = '';
   for (let i = 0; i < bytes.length; i += 8192) {
-    text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+    const chunk = Array.from(bytes.subarray(i, i + 8192), (b) =>
+      b >= 0x80 && b <= 0x9f ? WINDOWS_1252_HIGH[b - 0x80] : b,
+    );
+    text += String.fromCharCode.apply(null, chunk);
   }
   return [text, bytes.length];
 }
@@ -247,8 +268,14 @@ class TextDecoder {
         this.#reset();
         throw err;
       }
-    } else if (this.#encoding === 'utf-16le') [text, used] = utf16leDecode(bytes, stream);
-    else [text, used] = latin1Decode(bytes);
+    } else if (this.#encoding === 'utf-16le') {
+      try {
+        [text, used] = utf16leDecode(bytes, this.#fatal, stream);
+      } catch (err) {
+        this.#reset();
+        throw err;
+      }
+    } else [text, used] = windows1252Decode(bytes);
     this.#pending = bytes.slice(used);
     if (!this.#started && text.length > 0) {
       this.#started = true;

@@ -169,12 +169,8 @@ const MESSAGES = {
   ERR_INVALID_THIS: [TypeError, (type) => `Value of "this" must be of type ${type}`],
   ERR_INVALID_RETURN_VALUE: [
     TypeError,
-    (input, name, value) => {
-      const type = value?.constructor?.name
-        ? `instance of ${value.constructor.name}`
-        : `type ${typeof value}`;
-      return `Expected ${input} to be returned from the "${name}" function but got ${type}.`;
-    },
+    (input, name, value) =>
+      `Expected ${input} to be returned from the "${name}" function but got ${describeReceived(value)}.`,
   ],
   ERR_FALSY_VALUE_REJECTION: [Error, () => 'Promise was rejected with falsy value'],
   ERR_AMBIGUOUS_ARGUMENT: [TypeError, (arg, msg) => `The "${arg}" argument is ambiguous. ${msg}`],

@@ -13,8 +13,25 @@ const { atob, btoa } = require('internal/web/base64');
 const { URL, URLSearchParams } = require('internal/url');
 const { Buffer } = require('node:buffer');
 
-function define(name, value) {
-  Object.defineProperty(globalThis, name, { value, writable: true, enumerable: false, configurable: true });
+function define(name, value, enumerable = false) {
+  Object.defineProperty(globalThis, name, { value, writable: true, enumerable, configurable: true });
+}
+
+/** Node's lazily loaded globals are accessors; assigning one replaces it with a plain value. */
+function defineAccessor(name, value, enumerable = false) {
+  Object.defineProperty(globalThis, name, {
+    get: () => value,
+    set(replacement) {
+      Object.defineProperty(globalThis, name, {
+        value: replacement,
+        writable: true,
+        enumerable,
+        configurable: true,
+      });
+    },
+    enumerable,
+    configurable: true,
+  });
 }
 
 class Navigator {
@@ -37,29 +54,29 @@ class Navigator {
 }
 Object.defineProperty(Navigator.prototype, Symbol.toStringTag, { value: 'Navigator', configurable: true });
 
-const globals = {
-  TextEncoder,
-  TextDecoder,
-  URL,
-  URLSearchParams,
-  atob,
-  btoa,
-  Buffer,
-  AbortController,
-  AbortSignal,
-  Event,
-  EventTarget,
-  CustomEvent,
-  structuredClone,
-};
-for (const [name, value] of Object.entries(globals)) define(name, value);
-if (!('global' in globalThis)) define('global', globalThis);
-// The page's navigator is not visible in the engine; this is Node's own (Node 21+).
-Object.defineProperty(globalThis, 'navigator', {
-  value: new Navigator(),
-  writable: false,
-  enumerable: false,
-  configurable: true,
-});
+// [name, value, accessor (as Node defines it), enumerable (as Node defines it)]
+const GLOBALS = [
+  ['TextEncoder', TextEncoder, true, false],
+  ['TextDecoder', TextDecoder, true, false],
+  ['URL', URL, false, false],
+  ['URLSearchParams', URLSearchParams, false, false],
+  ['atob', atob, true, true],
+  ['btoa', btoa, true, true],
+  ['Buffer', Buffer, true, false],
+  ['AbortController', AbortController, true, false],
+  ['AbortSignal', AbortSignal, true, false],
+  ['Event', Event, false, false],
+  ['EventTarget', EventTarget, false, false],
+  ['CustomEvent', CustomEvent, false, false],
+  ['structuredClone', structuredClone, false, true],
+  ['global', globalThis, false, true],
+  ['DOMException', globalThis.DOMException, true, false],
+  // The page's navigator is not visible in the engine; this is Node's own (Node 21+).
+  ['navigator', new Navigator(), true, true],
+];
+for (const [name, value, accessor, enumerable] of GLOBALS) {
+  if (accessor) defineAccessor(name, value, enumerable);
+  else define(name, value, enumerable);
+}
 
-module.exports = { installed: [...Object.keys(globals), 'global', 'navigator'] };
+module.exports = { installed: GLOBALS.map(([name]) => name) };

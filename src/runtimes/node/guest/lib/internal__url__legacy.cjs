@@ -5,7 +5,9 @@
 // computed with the WHATWG resolver, which agrees with Node's legacy one for ordinary inputs
 // (absolute and relative bases, '..' segments, protocol-relative and query-only references).
 
-const { codes, validateString } = require('internal/errors');
+const { codes, emitWarning, validateString } = require('internal/errors');
+
+let warnedInvalidPort = false;
 const { domainToASCII } = require('internal/url/host');
 
 const PROTOCOL = /^[a-z0-9.+-]+:/i;
@@ -219,6 +221,14 @@ Url.prototype.parseAuthority = function parseAuthority(input, url) {
   if (!ipv6) {
     // A character that cannot be in a host moves the rest of the "host" into the path.
     const bad = this.hostname.search(/[/\\#?:]/);
+    if (bad !== -1 && this.hostname[bad] === ':' && !warnedInvalidPort) {
+      warnedInvalidPort = true;
+      emitWarning(
+        `The URL ${url} is invalid. Future versions of Node.js will throw an error.`,
+        'DeprecationWarning',
+        'DEP0170',
+      );
+    }
     if (bad !== -1) {
       rest = `/${this.hostname.slice(bad)}${rest}`;
       this.hostname = this.hostname.slice(0, bad);

@@ -18,14 +18,19 @@ const BUILT_IN_CONSTRUCTORS = new Set([
   'WeakRef', 'FinalizationRegistry', 'Iterator',
 ]); // biome-ignore format: a list of names
 
+/** Whether %s should inspect `value`: its string conversion (toString or Symbol.toPrimitive) is a built-in one. */
 function hasBuiltInToString(value) {
-  if (typeof value[Symbol.toPrimitive] === 'function') return false;
-  if (typeof value.toString !== 'function') return true;
-  if (Object.hasOwn(value, 'toString')) return false;
+  if (typeof value.toString !== 'function' && typeof value[Symbol.toPrimitive] !== 'function') return true;
+  if (Object.hasOwn(value, 'toString') || Object.hasOwn(value, Symbol.toPrimitive)) return false;
   let pointer = value;
   do {
     pointer = Object.getPrototypeOf(pointer);
-  } while (!Object.hasOwn(pointer, 'toString'));
+  } while (
+    pointer !== null &&
+    !Object.hasOwn(pointer, 'toString') &&
+    !Object.hasOwn(pointer, Symbol.toPrimitive)
+  );
+  if (pointer === null) return true;
   const descriptor = Object.getOwnPropertyDescriptor(pointer, 'constructor');
   return (
     descriptor !== undefined &&

@@ -2,14 +2,7 @@
 // util.parseArgs: Node's command-line parser (short and long options, `-abc` groups, `--x=v`, `-xv`,
 // `--` terminator, `multiple`, `default`, `allowNegative`, `tokens`), with Node's errors in strict mode.
 
-const {
-  codes,
-  validateArray,
-  validateBoolean,
-  validateObject,
-  validateString,
-  validateOneOf,
-} = require('internal/errors');
+const { codes, validateArray, validateBoolean, validateObject, validateString } = require('internal/errors');
 
 const own = (options, name, key) => (Object.hasOwn(options, name) ? options[name][key] : undefined);
 
@@ -151,7 +144,9 @@ function storeOption(name, value, options, values) {
 function validateOptions(options) {
   for (const [name, option] of Object.entries(options)) {
     validateObject(option, `options.${name}`);
-    validateOneOf(option.type, `options.${name}.type`, ['string', 'boolean']);
+    if (option.type !== 'string' && option.type !== 'boolean') {
+      throw codes.ERR_INVALID_ARG_TYPE(`options.${name}.type`, "('string|boolean')", option.type);
+    }
     if (Object.hasOwn(option, 'short')) {
       validateString(option.short, `options.${name}.short`);
       if (option.short.length !== 1) {

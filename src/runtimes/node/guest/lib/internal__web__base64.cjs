@@ -25,20 +25,40 @@ function btoa(...args) {
   return out;
 }
 
+const ASCII_WHITESPACE = new Set(['\t', '\n', '\f', '\r', ' ']);
+
 function atob(...args) {
   if (args.length === 0) throw codes.ERR_MISSING_ARGS('input');
-  let input = `${args[0]}`.replace(/[\t\n\f\r ]/g, '');
-  const invalid = () =>
-    new DOMException('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
-  if (input.length % 4 === 0) input = input.replace(/={1,2}$/, '');
-  if (input.length % 4 === 1) throw invalid();
+  const input = `${args[0]}`;
+  const invalidCharacter = () => new DOMException('Invalid character', 'InvalidCharacterError');
+  let significant = 0;
+  let equals = 0;
+  let cleaned = '';
+  for (const ch of input) {
+    if (ASCII_WHITESPACE.has(ch)) continue;
+    if (ch === '=') {
+      equals++;
+      // At most two '=', and only at the end.
+      if (equals > 2) throw invalidCharacter();
+    } else if (LOOKUP.has(ch)) {
+      if (equals > 0) throw invalidCharacter();
+      cleaned += ch;
+    } else {
+      throw invalidCharacter();
+    }
+    significant++;
+  }
+  let remainder = significant % 4;
+  if (remainder === 0) remainder = (significant - equals) % 4;
+  else if (equals > 0) throw invalidCharacter();
+  if (remainder === 1) {
+    throw new DOMException('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
+  }
   let out = '';
   let buffer = 0;
   let bits = 0;
-  for (const ch of input) {
-    const value = LOOKUP.get(ch);
-    if (value === undefined) throw invalid();
-    buffer = (buffer << 6) | value;
+  for (const ch of cleaned) {
+    buffer = ((buffer << 6) | LOOKUP.get(ch)) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;

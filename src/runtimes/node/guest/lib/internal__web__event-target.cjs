@@ -1,7 +1,7 @@
 'use strict';
 // Event, CustomEvent and EventTarget as Node provides them (DOM semantics without a tree: every
-// dispatch is at the target). Listener options: once, passive, capture (kept apart as the DOM says),
-// signal. A listener that throws does not stop the others; its error is rethrown on a later tick,
+// dispatch is at the target). Listener options: once, capture (kept apart as the DOM says), signal;
+// passive is a hint only, as in Node (preventDefault still works in a passive listener). A listener that throws does not stop the others; its error is rethrown on a later tick,
 // which makes it an uncaught exception as in Node.
 
 const { codes } = require('internal/errors');
@@ -45,7 +45,6 @@ class Event {
       phase: 0,
       stop: false,
       stopImmediate: false,
-      passive: false,
       dispatching: false,
     };
     Object.defineProperty(this, kState, { value: state, enumerable: false });
@@ -98,7 +97,7 @@ class Event {
     return this[kState].dispatching ? [this[kState].currentTarget] : [];
   }
   preventDefault() {
-    if (!this[kState].passive) this[kState].defaultPrevented = true;
+    this[kState].defaultPrevented = true;
   }
   stopPropagation() {
     this[kState].stop = true;
@@ -224,7 +223,6 @@ class EventTarget {
       for (const entry of [...list]) {
         if (entry.removed) continue;
         if (entry.once) this.removeEventListener(state.type, entry.listener, { capture: entry.capture });
-        state.passive = entry.passive;
         try {
           const { listener } = entry;
           if (typeof listener === 'function') listener.call(this, event);
@@ -232,7 +230,6 @@ class EventTarget {
         } catch (err) {
           reportLater(err);
         }
-        state.passive = false;
         if (state.stopImmediate) break;
       }
     }

@@ -6,7 +6,7 @@
 // `transfer` is accepted for ArrayBuffers: the original is detached when the engine can do it.
 
 const types = require('node:util/types');
-const { codes } = require('internal/errors');
+const { makeNodeError } = require('internal/errors');
 
 const ERROR_TYPES = new Set([
   'Error',
@@ -109,15 +109,26 @@ function cloneInto(value, memory) {
 
 /** structuredClone(value, { transfer }). Throws a DataCloneError DOMException for what cannot be cloned. */
 function structuredClone(...args) {
-  if (args.length === 0) throw codes.ERR_MISSING_ARGS('value');
+  // Node's own wording for these (they come from its native side).
+  if (args.length === 0)
+    throw makeNodeError(TypeError, 'ERR_MISSING_ARGS', 'The value argument must be specified');
   const [value, options] = args;
-  if (options != null && typeof options !== 'object')
-    throw codes.ERR_INVALID_ARG_TYPE('options', 'Object', options);
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw makeNodeError(
+      TypeError,
+      'ERR_INVALID_ARG_TYPE',
+      'The options argument must be either an object or undefined',
+    );
+  }
   const transfer = options?.transfer;
   const memory = new Map();
   if (transfer !== undefined) {
     if (typeof transfer?.[Symbol.iterator] !== 'function') {
-      throw codes.ERR_INVALID_ARG_TYPE('options.transfer', 'Array', transfer);
+      throw makeNodeError(
+        TypeError,
+        'ERR_INVALID_ARG_TYPE',
+        'Optional transferList argument must be an iterable',
+      );
     }
     for (const item of transfer) {
       if (!types.isArrayBuffer(item)) throw new DOMException('Value not transferable', 'DataCloneError');

@@ -117,7 +117,6 @@ module.exports = {
   isSetIterator: objectTag('Set Iterator'),
   isWeakMap,
   isWeakSet,
-  isWeakRef,
   isArrayBuffer,
   isDataView,
   isSharedArrayBuffer,
@@ -142,6 +141,7 @@ module.exports = {
 };
 // Not part of Node's util.types, used by the guest's own builtins.
 Object.defineProperty(module.exports, 'typedArrayName', { value: typedArrayName, enumerable: false });
+Object.defineProperty(module.exports, 'isWeakRef', { value: isWeakRef, enumerable: false });
 Object.defineProperty(module.exports, 'isAsyncGeneratorFunction', {
   value: functionTag('AsyncGeneratorFunction'),
   enumerable: false,
