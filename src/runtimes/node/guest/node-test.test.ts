@@ -74,6 +74,7 @@ describe('node:test reports as Node does', () => {
     'mock.test.js',
     'assert.test.js',
     'late-error.test.js',
+    'console.test.js',
   ]) {
     it(name, async () => {
       const golden = `${FIXTURES}${name.replace(/\.js$/, '.spec.txt')}`;

@@ -34,6 +34,8 @@ const harness = {
   /** Tests whose function is running (innermost last): where an uncaught error is charged. */
   running: [],
   kickScheduled: false,
+  pendingOutput: '',
+  flushScheduled: false,
   /** False until the first tests start: an uncaught error before then is the program's own. */
   bootstrapped: false,
   idleWaiters: [],
@@ -45,6 +47,25 @@ const harness = {
 
   emit(type, data) {
     const text = this.reporter.event(type, data);
+    if (text) this.queueOutput(text);
+  },
+
+  /**
+   * Report text is written on the next turn of the event loop, as Node's reporter stream delivers it:
+   * console output of tests that run back to back (synchronously or through promise jobs) comes
+   * before their result lines, as it does in Node.
+   */
+  queueOutput(text) {
+    this.pendingOutput += text;
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    U.laterTick(() => this.flush());
+  },
+
+  flush() {
+    this.flushScheduled = false;
+    const text = this.pendingOutput;
+    this.pendingOutput = '';
     if (text) write(text);
   },
 
@@ -204,10 +225,12 @@ const harness = {
     const onUncaught = (err) => this.uncaught(err, 'uncaughtException');
     const onRejection = (err) => this.uncaught(err, 'unhandledRejection');
     const onBeforeExit = () => this.beforeExit();
-    this.listeners = { onUncaught, onRejection, onBeforeExit };
+    const onExit = () => this.flush();
+    this.listeners = { onUncaught, onRejection, onBeforeExit, onExit };
     proc.on('uncaughtException', onUncaught);
     proc.on('unhandledRejection', onRejection);
     proc.on('beforeExit', onBeforeExit);
+    proc.on('exit', onExit);
   },
 
   unlisten() {
@@ -216,6 +239,7 @@ const harness = {
     proc.removeListener('uncaughtException', this.listeners.onUncaught);
     proc.removeListener('unhandledRejection', this.listeners.onRejection);
     proc.removeListener('beforeExit', this.listeners.onBeforeExit);
+    proc.removeListener('exit', this.listeners.onExit);
     this.listeners = null;
   },
 
@@ -226,7 +250,10 @@ const harness = {
    * running it becomes a note before the summary and exit code 1.
    */
   uncaught(err, eventName) {
-    if (!this.bootstrapped) throw err;
+    if (!this.bootstrapped) {
+      this.flush();
+      throw err;
+    }
     const test = this.running.length ? this.running[this.running.length - 1] : null;
     if (!test || test.finished) {
       this.diagnostics.push(
@@ -311,6 +338,7 @@ const harness = {
       ];
       for (const message of lines) this.emit('test:diagnostic', { nesting: 0, message });
       this.emit('test:summary', {});
+      this.flush();
       this.unlisten();
       if (!this.success && globalThis.process) process.exitCode = 1;
       return { success: this.success, counters: { ...c } };

@@ -65,11 +65,13 @@ async function run(options) {
     try {
       await loadOrStall(Promise.resolve().then(() => options.load(file)));
     } catch (err) {
+      harness.flush();
       globalThis.process.stderr.write(`${U.inspect(err)}\n`);
       harness.fileFailed(file, startTime);
     }
     await harness.whenIdle();
     await harness.closeRoot(root);
+    harness.flush(); // a file's report is out before the next file's own output
   }
   return harness.finalize();
 }
