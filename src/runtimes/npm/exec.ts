@@ -40,7 +40,12 @@ async function findBin(host: NpmHost, dirs: string[], name: string): Promise<str
  * The bin a package installed under `prefix` provides for `npx <package>`: one named like it, else its
  * only one. Undefined when it is not installed, its version does not satisfy `spec`, or it has no bin.
  */
-async function binOfPackage(host: NpmHost, prefix: string, name: string, spec = ''): Promise<string | undefined> {
+async function binOfPackage(
+  host: NpmHost,
+  prefix: string,
+  name: string,
+  spec = '',
+): Promise<string | undefined> {
   let pkg: Record<string, unknown>;
   try {
     pkg = (await readPackageJson(host.fs, join(prefix, 'node_modules', name), true)).data;

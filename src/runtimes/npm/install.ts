@@ -163,8 +163,9 @@ export async function install(ctx: InstallContext): Promise<number> {
   }
   const pkg = await readPackageJson(host.fs, ctx.root, false);
   if (pkg.data.workspaces) {
-    warn(ctx, 'workspaces are not supported here: only the root package\'s dependencies are installed');
+    warn(ctx, "workspaces are not supported here: only the root package's dependencies are installed");
   }
+  if (pkg.data.overrides) warn(ctx, 'overrides in package.json are not applied by this npm');
   const useLock = ctx.config.values.get('package-lock') !== 'false';
   const existingLock = useLock ? await readLockfile(host.fs, ctx.root) : undefined;
   const save = ctx.config.values.get('save') !== 'false';

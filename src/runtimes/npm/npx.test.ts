@@ -42,7 +42,9 @@ describe('npx', () => {
     const bash = await project();
     registry.clearRequests();
     const local = await bash.exec('npx hello-cli@^1.0.0 Al');
-    expect(local.stdout).toBe(`node ["${PROJECT}/node_modules/hello-cli/bin/hello.js","Al"] cwd=${PROJECT}\n`);
+    expect(local.stdout).toBe(
+      `node ["${PROJECT}/node_modules/hello-cli/bin/hello.js","Al"] cwd=${PROJECT}\n`,
+    );
     expect(registry.requests).toEqual([]);
     const other = await bash.exec('npx hello-cli@^2.0.0');
     expect(other.exitCode).toBe(1);
