@@ -22,6 +22,7 @@ const BENCHES: string[] = [
   '/bench/workbench.ts',
   '/bench/shell-analysis.ts',
   '/bench/npm-install.ts',
+  '/bench/node.ts',
 ];
 
 function arg(name: string): string | undefined {

@@ -34,6 +34,8 @@ export const NODE_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
 export interface RuntimeWorkers {
   /** Starts a node worker (the page: a Web Worker; tests: an in-process one). Absent: no `node`. */
   node?: () => WorkerLike;
+  /** Starts a python worker (behind the PYTHON gate). Absent: no `python3`. */
+  python?: () => WorkerLike;
 }
 
 export interface SandboxRuntimesOptions {
@@ -50,6 +52,8 @@ export interface SandboxRuntimesOptions {
 export class SandboxRuntimes {
   readonly mirror: FileMirror;
   private readonly node?: RuntimePool;
+  /** python3 (gate PYTHON; see ./python/command.ts). */
+  private readonly python?: RuntimePool;
   private readonly options: SandboxRuntimesOptions;
   private readonly packuments = createPackumentCache();
   private tarballs?: TarballCache;
@@ -58,11 +62,13 @@ export class SandboxRuntimes {
     this.options = options;
     this.mirror = new FileMirror(fs, [options.root, '/tmp']);
     if (options.workers.node) this.node = new RuntimePool(options.workers.node, this.mirror, 'node');
+    if (__FEATURE_PYTHON__ && options.workers.python)
+      this.python = new RuntimePool(options.workers.python, this.mirror, 'python3');
   }
 
   /** Which runtime commands exist here. */
-  available(): { node: boolean; npm: boolean } {
-    return { node: this.node !== undefined, npm: true };
+  available(): { node: boolean; npm: boolean; python: boolean } {
+    return { node: this.node !== undefined, npm: true, python: this.python !== undefined };
   }
 
   commands(): Command[] {
@@ -70,11 +76,28 @@ export class SandboxRuntimes {
     if (this.node) out.push({ name: 'node', trusted: true, execute: (args, ctx) => this.runNode(args, ctx) });
     out.push({ name: 'npm', trusted: true, execute: (args, ctx) => this.runNpm(args, ctx, runNpm) });
     out.push({ name: 'npx', trusted: true, execute: (args, ctx) => this.runNpm(args, ctx, runNpx) });
+    // python3 and python (gate PYTHON): the command's code is its own chunk, loaded on first use.
+    if (__FEATURE_PYTHON__ && this.python) {
+      const pool = this.python;
+      const execute = async (args: string[], ctx: ResolvedCommandContext): Promise<ExecResult> => {
+        const { runPythonCommand } = await import('./python/command.ts');
+        return runPythonCommand(args, ctx, {
+          pool,
+          root: this.options.root,
+          live: this.options.live,
+          env: programEnv(ctx),
+          stdin: bytesOfStdin(ctx),
+          applyChanges: (changes) => this.applyChanges(ctx, changes),
+        });
+      };
+      out.push({ name: 'python3', trusted: true, execute }, { name: 'python', trusted: true, execute });
+    }
     return out;
   }
 
   dispose(): void {
     this.node?.dispose();
+    this.python?.dispose();
   }
 
   private async runNode(args: string[], ctx: ResolvedCommandContext): Promise<ExecResult> {

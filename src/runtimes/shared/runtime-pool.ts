@@ -97,6 +97,8 @@ export class RuntimePool {
       };
       const onAbort = () => {
         this.kill(slot);
+        // The next run should not pay for the worker this one lost.
+        this.prewarm();
         settle({ exitCode: 130, stopped: true, coldStartMs });
       };
       io.signal?.addEventListener('abort', onAbort, { once: true });
