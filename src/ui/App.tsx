@@ -21,6 +21,7 @@ import { SettingsDialog, type SettingsSave } from './SettingsDialog.tsx';
 import { SidePanel, type SideTabDef } from './SidePanel.tsx';
 import { PreviewPanel, TodoPanel } from './SidePanels.tsx';
 import { Splitter } from './Splitter.tsx';
+import { SandboxContext } from './sandbox-context.ts';
 import { DEFAULT_PREFS, type SideTab } from './settings-store.ts';
 import { Transcript } from './Transcript.tsx';
 import { latestTodos } from './todos.ts';
@@ -210,7 +211,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
       label: 'Terminal',
       render: () => (
         <Suspense fallback={<div className="panel-empty muted">Loading the terminal…</div>}>
-          <Terminal sandbox={agent?.sandbox ?? null} />
+          <Terminal sandbox={agent?.sandbox ?? null} theme={prefs.theme} />
         </Suspense>
       ),
     },
@@ -236,189 +237,192 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
   ];
 
   return (
-    <div className="app">
-      <Header
-        sandbox={agent ? agent.sandbox.info() : null}
-        model={settings.model}
-        save={view && view.transcript.items.length > 0 ? view.save : null}
-        saveError={view?.saveError}
-        usage={view?.usage.requests ?? []}
-        demo={keyless}
-        sessionsOpen={prefs.sessionsOpen}
-        sideOpen={prefs.sideOpen}
-        onToggleSessions={() => wb.updatePrefs({ sessionsOpen: !prefs.sessionsOpen })}
-        onToggleSide={() => wb.updatePrefs({ sideOpen: !prefs.sideOpen })}
-        onOpenUsage={() => showTab('usage')}
-        onOpenSettings={() => setSettingsOpen(true)}
-      />
-      {(!online || view?.networkFailed) && (
-        <div
-          className="banner banner-offline"
-          role="alert"
-          data-testid="offline-banner"
-          data-reason={online ? 'fetch' : 'offline'}
-        >
-          <div className="banner-text">
-            <div>{online ? 'The API could not be reached.' : 'You are offline.'}</div>
-            <div className="banner-detail">
-              {online
-                ? 'Check your connection and the base URL in Settings, then send again.'
-                : 'Requests to the model will fail until the connection is back. Files and saved sessions still work.'}
+    <SandboxContext.Provider value={agent?.sandbox ?? null}>
+      <div className="app">
+        <Header
+          sandbox={agent ? agent.sandbox.info() : null}
+          model={settings.model}
+          save={view && view.transcript.items.length > 0 ? view.save : null}
+          saveError={view?.saveError}
+          usage={view?.usage.requests ?? []}
+          demo={keyless}
+          sessionsOpen={prefs.sessionsOpen}
+          sideOpen={prefs.sideOpen}
+          onToggleSessions={() => wb.updatePrefs({ sessionsOpen: !prefs.sessionsOpen })}
+          onToggleSide={() => wb.updatePrefs({ sideOpen: !prefs.sideOpen })}
+          onOpenUsage={() => showTab('usage')}
+          onOpenSettings={() => setSettingsOpen(true)}
+        />
+        {(!online || view?.networkFailed) && (
+          <div
+            className="banner banner-offline"
+            role="alert"
+            data-testid="offline-banner"
+            data-reason={online ? 'fetch' : 'offline'}
+          >
+            <div className="banner-text">
+              <div>{online ? 'The API could not be reached.' : 'You are offline.'}</div>
+              <div className="banner-detail">
+                {online
+                  ? 'Check your connection and the base URL in Settings, then send again.'
+                  : 'Requests to the model will fail until the connection is back. Files and saved sessions still work.'}
+              </div>
             </div>
           </div>
-        </div>
-      )}
-      <div className="app-body">
-        {prefs.sessionsOpen && (
-          <>
-            <div className="sessions-col" style={{ width: prefs.sessionsWidth }}>
-              <SessionsPanel
-                sessions={wb.sessions}
-                currentId={view?.id ?? null}
-                currentTitle={view?.title ?? ''}
-                currentEmpty={empty}
-                onNew={wb.newSession}
-                onSwitch={wb.switchSession}
-                onRename={wb.renameSession}
-                onDelete={wb.deleteSession}
-                onExport={wb.exportSession}
-                onImport={wb.importSession}
-              />
-            </div>
-            <Splitter
-              label="Resize the sessions list"
-              value={prefs.sessionsWidth}
-              min={160}
-              max={420}
-              direction={1}
-              onChange={(sessionsWidth) => wb.updatePrefs({ sessionsWidth })}
-              onReset={() => wb.updatePrefs({ sessionsWidth: DEFAULT_PREFS.sessionsWidth })}
-              testId="sessions-splitter"
-            />
-          </>
         )}
-        <main className="chat">
-          {wb.bootError && (
-            <div
-              className="banner banner-error boot-error"
-              role="alert"
-              data-testid="error-banner"
-              data-error-kind="boot"
-            >
-              <div className="banner-text">
-                <div>The sandbox could not start.</div>
-                <div className="banner-detail">{wb.bootError}</div>
-              </div>
-            </div>
-          )}
-          {wb.model?.readOnly && (
-            <div className="banner banner-warn" role="alert" data-testid="readonly-banner">
-              <div className="banner-text">
-                <div>This session is open in another tab.</div>
-                <div className="banner-detail">
-                  So that the two tabs do not overwrite each other, this one only shows it and saves nothing.
-                  It opens here for real once the other tab closes it; or start a new session in this tab.
-                </div>
-              </div>
-              <button
-                type="button"
-                className="btn btn-small"
-                onClick={wb.newSession}
-                data-testid="readonly-new"
-              >
-                New session
-              </button>
-            </div>
-          )}
-          {view?.save === 'error' && (
-            <div className="banner banner-error" role="alert" data-testid="save-error-banner">
-              <div className="banner-text">
-                <div>{view.saveError ?? 'This session could not be saved.'}</div>
-              </div>
-              <button
-                type="button"
-                className="btn btn-small"
-                onClick={() => void downloadSession(wb, view.id)}
-                data-testid="save-error-export"
-              >
-                Export
-              </button>
-            </div>
-          )}
-          {empty ? (
-            <div className="transcript">
-              <div className="transcript-inner">
-                <EmptyState
-                  onPick={(text) => {
-                    setPrompt(text);
-                    inputRef.current?.focus();
-                  }}
-                  connected={connected}
-                  onOpenSettings={() => setSettingsOpen(true)}
-                  onOpenFile={(path) => {
-                    showTab('files');
-                    setOpenFile({ path });
-                  }}
+        <div className="app-body">
+          {prefs.sessionsOpen && (
+            <>
+              <div className="sessions-col" style={{ width: prefs.sessionsWidth }}>
+                <SessionsPanel
+                  sessions={wb.sessions}
+                  currentId={view?.id ?? null}
+                  currentTitle={view?.title ?? ''}
+                  currentEmpty={empty}
+                  onNew={wb.newSession}
+                  onSwitch={wb.switchSession}
+                  onRename={wb.renameSession}
+                  onDelete={wb.deleteSession}
+                  onExport={wb.exportSession}
+                  onImport={wb.importSession}
                 />
               </div>
-            </div>
-          ) : (
-            <Transcript
-              items={items}
-              running={running}
-              retry={view?.transcript.retry}
-              onOpenSettings={() => setSettingsOpen(true)}
-              virtualize={VIRTUALIZE}
-              permissionSlot={permissionSlot}
-            />
+              <Splitter
+                label="Resize the sessions list"
+                value={prefs.sessionsWidth}
+                min={160}
+                max={420}
+                direction={1}
+                onChange={(sessionsWidth) => wb.updatePrefs({ sessionsWidth })}
+                onReset={() => wb.updatePrefs({ sessionsWidth: DEFAULT_PREFS.sessionsWidth })}
+                testId="sessions-splitter"
+              />
+            </>
           )}
-          <div className="composer">
-            <PromptBox
-              value={prompt}
-              onChange={setPrompt}
-              onSend={send}
-              onQueue={enqueue}
-              onStop={interrupt}
-              running={running}
-              ready={agent !== null}
-              readOnly={wb.model?.readOnly}
-              inputRef={inputRef}
-              history={history}
-              queued={queue}
-              onRemoveQueued={(i) => setQueue((q) => q.filter((_, j) => j !== i))}
-              mode={settings.permissionMode}
-              onModeChange={setMode}
-            />
-          </div>
-        </main>
-        {prefs.sideOpen && (
-          <>
-            <Splitter
-              label="Resize the side panel"
-              value={prefs.sideWidth}
-              min={260}
-              max={760}
-              direction={-1}
-              onChange={(sideWidth) => wb.updatePrefs({ sideWidth })}
-              onReset={() => wb.updatePrefs({ sideWidth: DEFAULT_PREFS.sideWidth })}
-              testId="side-splitter"
-            />
-            <div className="side-col" style={{ width: prefs.sideWidth }}>
-              <SidePanel tabs={tabs} active={prefs.sideTab} onSelect={showTab} />
+          <main className="chat">
+            {wb.bootError && (
+              <div
+                className="banner banner-error boot-error"
+                role="alert"
+                data-testid="error-banner"
+                data-error-kind="boot"
+              >
+                <div className="banner-text">
+                  <div>The sandbox could not start.</div>
+                  <div className="banner-detail">{wb.bootError}</div>
+                </div>
+              </div>
+            )}
+            {wb.model?.readOnly && (
+              <div className="banner banner-warn" role="alert" data-testid="readonly-banner">
+                <div className="banner-text">
+                  <div>This session is open in another tab.</div>
+                  <div className="banner-detail">
+                    So that the two tabs do not overwrite each other, this one only shows it and saves
+                    nothing. It opens here for real once the other tab closes it; or start a new session in
+                    this tab.
+                  </div>
+                </div>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  onClick={wb.newSession}
+                  data-testid="readonly-new"
+                >
+                  New session
+                </button>
+              </div>
+            )}
+            {view?.save === 'error' && (
+              <div className="banner banner-error" role="alert" data-testid="save-error-banner">
+                <div className="banner-text">
+                  <div>{view.saveError ?? 'This session could not be saved.'}</div>
+                </div>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  onClick={() => void downloadSession(wb, view.id)}
+                  data-testid="save-error-export"
+                >
+                  Export
+                </button>
+              </div>
+            )}
+            {empty ? (
+              <div className="transcript">
+                <div className="transcript-inner">
+                  <EmptyState
+                    onPick={(text) => {
+                      setPrompt(text);
+                      inputRef.current?.focus();
+                    }}
+                    connected={connected}
+                    onOpenSettings={() => setSettingsOpen(true)}
+                    onOpenFile={(path) => {
+                      showTab('files');
+                      setOpenFile({ path });
+                    }}
+                  />
+                </div>
+              </div>
+            ) : (
+              <Transcript
+                items={items}
+                running={running}
+                retry={view?.transcript.retry}
+                onOpenSettings={() => setSettingsOpen(true)}
+                virtualize={VIRTUALIZE}
+                permissionSlot={permissionSlot}
+              />
+            )}
+            <div className="composer">
+              <PromptBox
+                value={prompt}
+                onChange={setPrompt}
+                onSend={send}
+                onQueue={enqueue}
+                onStop={interrupt}
+                running={running}
+                ready={agent !== null}
+                readOnly={wb.model?.readOnly}
+                inputRef={inputRef}
+                history={history}
+                queued={queue}
+                onRemoveQueued={(i) => setQueue((q) => q.filter((_, j) => j !== i))}
+                mode={settings.permissionMode}
+                onModeChange={setMode}
+              />
             </div>
-          </>
-        )}
+          </main>
+          {prefs.sideOpen && (
+            <>
+              <Splitter
+                label="Resize the side panel"
+                value={prefs.sideWidth}
+                min={260}
+                max={760}
+                direction={-1}
+                onChange={(sideWidth) => wb.updatePrefs({ sideWidth })}
+                onReset={() => wb.updatePrefs({ sideWidth: DEFAULT_PREFS.sideWidth })}
+                testId="side-splitter"
+              />
+              <div className="side-col" style={{ width: prefs.sideWidth }}>
+                <SidePanel tabs={tabs} active={prefs.sideTab} onSelect={showTab} />
+              </div>
+            </>
+          )}
+        </div>
+        <SettingsDialog
+          open={settingsOpen}
+          settings={settings}
+          theme={prefs.theme}
+          rememberKey={prefs.rememberKey}
+          onSave={saveSettings}
+          onClose={() => setSettingsOpen(false)}
+          listModels={listModels}
+        />
       </div>
-      <SettingsDialog
-        open={settingsOpen}
-        settings={settings}
-        theme={prefs.theme}
-        rememberKey={prefs.rememberKey}
-        onSave={saveSettings}
-        onClose={() => setSettingsOpen(false)}
-        listModels={listModels}
-      />
-    </div>
+    </SandboxContext.Provider>
   );
 }
 

@@ -17,11 +17,15 @@ interface EmptyStateProps {
   onOpenFile: (path: string) => void;
 }
 
-const DEMO_FILES: readonly [string, string][] = [
+/** Every file of the demo project (src/sandbox/demo-project.ts), with what it holds. */
+export const DEMO_FILES: readonly [string, string][] = [
   ['README.md', 'what the project is'],
+  ['package.json', 'its scripts: start and test'],
   ['src/index.js', 'entry point: prints the report'],
+  ['src/report.js', 'formats the report per city'],
   ['src/stats.js', 'mean, min and max'],
   ['data/cities.csv', 'temperature readings'],
+  ['test/stats.test.js', 'tests of stats.js (node --test)'],
 ];
 
 export function EmptyState({ onPick, connected, onOpenSettings, onOpenFile }: EmptyStateProps) {

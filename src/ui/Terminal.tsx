@@ -16,6 +16,8 @@ export interface TerminalProps {
   sandbox: Sandbox | null;
   /** Focus the terminal once it is ready. */
   autoFocus?: boolean;
+  /** The page's theme preference (default: the system's). */
+  theme?: 'light' | 'dark' | 'system';
 }
 
 type Mode = 'starting' | 'line' | 'shell';
@@ -165,24 +167,50 @@ function attachShell(term: XTerm, sandbox: Sandbox, open: NonNullable<Sandbox['o
   };
 }
 
-export function Terminal({ sandbox, autoFocus = false }: TerminalProps) {
+/** xterm's colours for the page's theme (it draws on a canvas: CSS variables do not reach it). */
+const TERMINAL_THEMES = {
+  dark: { background: '#16181d', foreground: '#d8dee9', cursor: '#d8dee9', selectionBackground: '#3a4a66' },
+  light: { background: '#fbfbfc', foreground: '#1f2328', cursor: '#1f2328', selectionBackground: '#c8d7f5' },
+};
+
+/** Whether the page is dark now: the user's pick, else the system's. */
+function isDark(theme: TerminalProps['theme']): boolean {
+  if (theme === 'dark') return true;
+  if (theme === 'light') return false;
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+export function Terminal({ sandbox, autoFocus = false, theme = 'system' }: TerminalProps) {
   const host = useRef<HTMLDivElement>(null);
+  const termRef = useRef<XTerm | null>(null);
   const [mode, setMode] = useState<Mode>('starting');
+  const themeRef = useRef(theme);
+  themeRef.current = theme;
+
+  // The theme follows the page's: the user's pick, or the system's as it changes.
+  useEffect(() => {
+    const apply = () => {
+      if (termRef.current) termRef.current.options.theme = TERMINAL_THEMES[isDark(theme) ? 'dark' : 'light'];
+    };
+    apply();
+    if (theme !== 'system' || typeof matchMedia !== 'function') return;
+    const query = matchMedia('(prefers-color-scheme: dark)');
+    query.addEventListener('change', apply);
+    return () => query.removeEventListener('change', apply);
+  }, [theme]);
 
   useEffect(() => {
     const el = host.current;
     if (!sandbox || !el) return;
-    const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
     const term = new XTerm({
       convertEol: true,
       cursorBlink: true,
       fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
       fontSize: 13,
       scrollback: 5_000,
-      theme: dark
-        ? { background: '#16181d', foreground: '#d8dee9', cursor: '#d8dee9' }
-        : { background: '#fbfbfc', foreground: '#1f2328', cursor: '#1f2328', selectionBackground: '#c8d7f5' },
+      theme: TERMINAL_THEMES[isDark(themeRef.current) ? 'dark' : 'light'],
     });
+    termRef.current = term;
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(el);
@@ -201,12 +229,18 @@ export function Terminal({ sandbox, autoFocus = false }: TerminalProps) {
       observer.disconnect();
       detach();
       term.dispose();
+      termRef.current = null;
       setMode('starting');
     };
   }, [sandbox, autoFocus]);
 
   return (
-    <div className="terminal-pane" data-testid="terminal" data-mode={mode}>
+    <div
+      className="terminal-pane"
+      data-testid="terminal"
+      data-mode={mode}
+      data-theme={isDark(theme) ? 'dark' : 'light'}
+    >
       {!sandbox && <div className="terminal-waiting muted">Starting the sandbox…</div>}
       <div className="terminal-host" ref={host} />
     </div>

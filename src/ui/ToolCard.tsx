@@ -47,8 +47,11 @@ export const ToolCard = memo(function ToolCard({
     Boolean(body && body.kind !== 'none') || Boolean(result) || card.progress !== '' || Boolean(card.note);
   const running = card.status === 'running';
   const now = useNow(running && card.startedAt !== undefined);
+  // The time it ran: from its start (after any wait for permission) to its result.
   const elapsed = result
-    ? result.durationMs
+    ? card.startedAt !== undefined && card.endedAt !== undefined
+      ? Math.max(0, card.endedAt - card.startedAt)
+      : result.durationMs
     : running && card.startedAt !== undefined
       ? Math.max(0, now - card.startedAt)
       : undefined;

@@ -3,13 +3,25 @@ import { useMemo, useState } from 'react';
 import type { ToolResultView, ToolUseMessage } from '../core/tool.ts';
 import { HighlightedCode } from './HighlightedCode.tsx';
 import { languageOfPath } from './language.ts';
+import { useSnippetLine } from './sandbox-context.ts';
 import { unifiedDiff } from './unified-diff.ts';
 
 /** Results longer than this many lines start folded to their first FOLD_LINES lines. */
 const FOLD_LINES = 40;
 
-export function DiffView({ path, before, after }: { path?: string; before: string; after: string }) {
-  const diff = useMemo(() => unifiedDiff(before, after), [before, after]);
+export function DiffView({
+  path,
+  before,
+  after,
+  firstLine = 1,
+}: {
+  path?: string;
+  before: string;
+  after: string;
+  /** The line of the file where `before` starts (an Edit's snippet), so rows carry the file's numbers. */
+  firstLine?: number;
+}) {
+  const diff = useMemo(() => unifiedDiff(before, after, firstLine), [before, after, firstLine]);
   return (
     <div className="diff" data-testid="diff-view">
       <div className="diff-head">
@@ -79,10 +91,11 @@ function Foldable({
   );
 }
 
-function lineCount(text: string): number {
+/** Lines of `text` as shown: a final newline ends the last line, it starts no new one. */
+export function lineCount(text: string): number {
   let n = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+  return text.endsWith('\n') && n > 1 ? n - 1 : n;
 }
 
 export function CodeView({ code, path, language }: { code: string; path?: string; language?: string }) {
@@ -122,8 +135,14 @@ export function ToolBody({ body }: { body: ToolUseMessage['body'] }) {
         </pre>
       );
     case 'diff':
-      return <DiffView path={body.path} before={body.before} after={body.after} />;
+      return <SnippetDiff path={body.path} before={body.before} after={body.after} />;
   }
+}
+
+/** A diff of a snippet of a file (an Edit's old and new string), numbered from where it is in the file. */
+function SnippetDiff({ path, before, after }: { path: string; before: string; after: string }) {
+  const firstLine = useSnippetLine(path, before, after);
+  return <DiffView path={path} before={before} after={after} firstLine={firstLine} />;
 }
 
 export function ResultView({ view }: { view: ToolResultView }) {

@@ -91,7 +91,15 @@ function Totals({ totals, demo }: { totals: UsageTotals; demo?: boolean }) {
   return (
     <dl className="usage-totals" data-testid="usage-totals">
       <div>
-        <dt>Input</dt>
+        <dt title="Every input token: uncached, read from the cache and written to it (the header's “in”)">
+          Input in all
+        </dt>
+        <dd data-field="input-all">
+          {formatTokens(totals.inputTokens + totals.cacheReadTokens + totals.cacheWriteTokens)}
+        </dd>
+      </div>
+      <div>
+        <dt title="Input tokens not served from or written to the prompt cache">Uncached input</dt>
         <dd data-field="input">{formatTokens(totals.inputTokens)}</dd>
       </div>
       <div>

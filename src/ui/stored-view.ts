@@ -65,6 +65,7 @@ const card = z.object({
   progress: str,
   statusText: str.optional(),
   startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
   result: z
     .object({ isError: z.boolean(), view: resultView.optional(), content: str, durationMs: z.number() })
     .optional(),

@@ -28,6 +28,8 @@ export interface ToolCardState {
   statusText?: string;
   /** When the call started running (ms since the epoch), for the elapsed-time counter. */
   startedAt?: number;
+  /** When its result arrived: with `startedAt`, the time it ran (a permission wait is not part of it). */
+  endedAt?: number;
   permission?: PermissionPrompt;
   result?: {
     isError: boolean;
@@ -168,6 +170,7 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
         ...card,
         status: event.status,
         permission: undefined,
+        ...(event.at !== undefined && card.startedAt !== undefined ? { endedAt: event.at } : {}),
         result: {
           isError: event.isError,
           view: event.view,

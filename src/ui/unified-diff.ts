@@ -20,7 +20,12 @@ export interface UnifiedDiff {
 export const MAX_DIFF_CHARS = 400_000;
 export const DIFF_CONTEXT_LINES = 3;
 
-export function unifiedDiff(before: string, after: string): UnifiedDiff {
+/**
+ * The diff of `before` and `after`. `firstLine` is the file line `before` starts at when the texts are
+ * a snippet of a file (an Edit): line numbers and hunk headers then count from it.
+ */
+export function unifiedDiff(before: string, after: string, firstLine = 1): UnifiedDiff {
+  const shift = Math.max(0, Math.floor(firstLine) - 1);
   if (before.length + after.length > MAX_DIFF_CHARS) {
     const del = lines(before).map((text): DiffRow => ({ op: 'del', text }));
     const add = lines(after).map((text): DiffRow => ({ op: 'add', text }));
@@ -32,11 +37,11 @@ export function unifiedDiff(before: string, after: string): UnifiedDiff {
   let removed = 0;
   for (const h of patch.hunks) {
     // An empty range names the line before it (unified diff convention: a new file is "-0,0").
-    const oldHead = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
-    const newHead = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    const oldHead = (h.oldLines === 0 ? h.oldStart - 1 : h.oldStart) + shift;
+    const newHead = (h.newLines === 0 ? h.newStart - 1 : h.newStart) + shift;
     rows.push({ op: 'hunk', text: `@@ -${oldHead},${h.oldLines} +${newHead},${h.newLines} @@` });
-    let oldLine = h.oldStart;
-    let newLine = h.newStart;
+    let oldLine = h.oldStart + shift;
+    let newLine = h.newStart + shift;
     for (const line of h.lines) {
       const sign = line[0];
       const text = line.slice(1);

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageParam } from '../core/messages.ts';
+import { DEMO_PROJECT } from '../sandbox/demo-project.ts';
+import { DEMO_FILES } from './EmptyState.tsx';
 import { decodeEntities, safeHref } from './markdown/safe.ts';
+import { lineAt } from './sandbox-context.ts';
 import { fromStoredView, itemsFromMessages, toStoredView } from './stored-view.ts';
+import { lineCount } from './ToolViews.tsx';
 import { latestTodos } from './todos.ts';
 import type { TranscriptItem } from './transcript-state.ts';
+import { unifiedDiff } from './unified-diff.ts';
 import { estimateCost, initialUsage, reduceUsage, splitInputTokens, usageTotals } from './usage-state.ts';
 
 describe('safeHref', () => {
@@ -149,5 +154,31 @@ describe('latestTodos', () => {
       ]),
     ];
     expect(latestTodos(items)).toEqual([{ content: 'x', status: 'in_progress', activeForm: 'Doing x' }]);
+  });
+});
+
+describe('small defects of #15', () => {
+  it('the welcome text names every file of the demo project', () => {
+    expect(DEMO_FILES.map(([path]) => path).sort()).toEqual(Object.keys(DEMO_PROJECT).sort());
+  });
+
+  it('a fold counts the lines shown: 300 lines ending in a newline are 300', () => {
+    const text = `${Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n')}\n`;
+    expect(lineCount(text)).toBe(300);
+    expect(lineCount('one')).toBe(1);
+    expect(lineCount('')).toBe(1);
+    expect(lineCount('a\n\n')).toBe(2);
+  });
+
+  it("an Edit's snippet diff is numbered from where the snippet is in the file", () => {
+    const file = 'one\ntwo\nthree\nfour\nfive\n';
+    const at = lineAt(file, file.indexOf('four'));
+    expect(at).toBe(4);
+    const diff = unifiedDiff('four\n', 'FOUR\n', at);
+    expect(diff.rows[0]).toEqual({ op: 'hunk', text: '@@ -4,1 +4,1 @@' });
+    expect(diff.rows.slice(1)).toEqual([
+      { op: 'del', text: 'four', oldLine: 4 },
+      { op: 'add', text: 'FOUR', newLine: 4 },
+    ]);
   });
 });
