@@ -1,33 +1,28 @@
 'use strict';
 // Installs on globalThis what Node has and QuickJS lacks, for everything that needs no host access:
 // TextEncoder/TextDecoder, URL/URLSearchParams, atob/btoa, Buffer, AbortController/AbortSignal, Event,
-// EventTarget, CustomEvent, structuredClone, `global`, and Node 21+'s `navigator`. Non-enumerable,
-// writable and configurable, as Node defines its globals. Runs before `process` exists (the engine
-// loads it first), so nothing here reads process at load time.
-
-const { TextEncoder, TextDecoder } = require('internal/encoding');
-const { Event, EventTarget, CustomEvent } = require('internal/web/event-target');
-const { AbortController, AbortSignal } = require('internal/web/abort');
-const { structuredClone } = require('internal/web/structured-clone');
-const { atob, btoa } = require('internal/web/base64');
-const { URL, URLSearchParams } = require('internal/url');
-const { Buffer } = require('node:buffer');
+// EventTarget, CustomEvent, structuredClone, `global`, and Node 21+'s `navigator`. Writable and
+// configurable, enumerable where Node's are (atob, btoa, structuredClone, global, navigator). Each
+// loads its module on first use. Runs before `process` exists (the engine loads it first), so nothing
+// here reads process at load time.
 
 function define(name, value, enumerable = false) {
   Object.defineProperty(globalThis, name, { value, writable: true, enumerable, configurable: true });
 }
 
-/** Node's lazily loaded globals are accessors; assigning one replaces it with a plain value. */
-function defineAccessor(name, value, enumerable = false) {
+/**
+ * A global whose module loads on first use (most programs touch few of them, and each costs start-up
+ * time in the engine). The first read, or an assignment, turns it into a plain writable property.
+ */
+function defineLazy(name, load, enumerable = false) {
   Object.defineProperty(globalThis, name, {
-    get: () => value,
+    get() {
+      const value = load();
+      define(name, value, enumerable);
+      return value;
+    },
     set(replacement) {
-      Object.defineProperty(globalThis, name, {
-        value: replacement,
-        writable: true,
-        enumerable,
-        configurable: true,
-      });
+      define(name, replacement, enumerable);
     },
     enumerable,
     configurable: true,
@@ -54,29 +49,27 @@ class Navigator {
 }
 Object.defineProperty(Navigator.prototype, Symbol.toStringTag, { value: 'Navigator', configurable: true });
 
-// [name, value, accessor (as Node defines it), enumerable (as Node defines it)]
+// [name, loader, enumerable (as Node defines it)]
 const GLOBALS = [
-  ['TextEncoder', TextEncoder, true, false],
-  ['TextDecoder', TextDecoder, true, false],
-  ['URL', URL, false, false],
-  ['URLSearchParams', URLSearchParams, false, false],
-  ['atob', atob, true, true],
-  ['btoa', btoa, true, true],
-  ['Buffer', Buffer, true, false],
-  ['AbortController', AbortController, true, false],
-  ['AbortSignal', AbortSignal, true, false],
-  ['Event', Event, false, false],
-  ['EventTarget', EventTarget, false, false],
-  ['CustomEvent', CustomEvent, false, false],
-  ['structuredClone', structuredClone, false, true],
-  ['global', globalThis, false, true],
-  ['DOMException', globalThis.DOMException, true, false],
+  ['TextEncoder', () => require('internal/encoding').TextEncoder, false],
+  ['TextDecoder', () => require('internal/encoding').TextDecoder, false],
+  ['URL', () => require('internal/url').URL, false],
+  ['URLSearchParams', () => require('internal/url').URLSearchParams, false],
+  ['atob', () => require('internal/web/base64').atob, true],
+  ['btoa', () => require('internal/web/base64').btoa, true],
+  ['Buffer', () => require('node:buffer').Buffer, false],
+  ['AbortController', () => require('internal/web/abort').AbortController, false],
+  ['AbortSignal', () => require('internal/web/abort').AbortSignal, false],
+  ['Event', () => require('internal/web/event-target').Event, false],
+  ['EventTarget', () => require('internal/web/event-target').EventTarget, false],
+  ['CustomEvent', () => require('internal/web/event-target').CustomEvent, false],
+  ['structuredClone', () => require('internal/web/structured-clone').structuredClone, true],
   // The page's navigator is not visible in the engine; this is Node's own (Node 21+).
-  ['navigator', new Navigator(), true, true],
+  ['navigator', () => new Navigator(), true],
 ];
-for (const [name, value, accessor, enumerable] of GLOBALS) {
-  if (accessor) defineAccessor(name, value, enumerable);
-  else define(name, value, enumerable);
-}
+for (const [name, load, enumerable] of GLOBALS) defineLazy(name, load, enumerable);
+define('global', globalThis, true);
+const { DOMException } = globalThis;
+define('DOMException', DOMException, false);
 
-module.exports = { installed: GLOBALS.map(([name]) => name) };
+module.exports = { installed: [...GLOBALS.map(([name]) => name), 'global', 'DOMException'] };

@@ -6,9 +6,9 @@
 const { inspect } = require('internal/util/inspect');
 const { format, formatWithOptions } = require('internal/util/format');
 const { stripVTControlCharacters, colors } = require('internal/util/inspect-layout');
-const { isDeepStrictEqual } = require('internal/util/comparisons');
-const { parseArgs } = require('internal/util/parse-args');
-const { TextEncoder, TextDecoder } = require('internal/encoding');
+// Loaded on first use: most programs that require util never call these.
+const isDeepStrictEqual = (a, b) => require('internal/util/comparisons').isDeepStrictEqual(a, b);
+const parseArgs = (config) => require('internal/util/parse-args').parseArgs(config);
 const types = require('node:util/types');
 const {
   codes,
@@ -327,6 +327,11 @@ module.exports = {
   types,
   parseEnv,
   parseArgs,
-  TextDecoder,
-  TextEncoder,
 };
+for (const name of ['TextDecoder', 'TextEncoder']) {
+  Object.defineProperty(module.exports, name, {
+    get: () => require('internal/encoding')[name],
+    enumerable: true,
+    configurable: true,
+  });
+}
