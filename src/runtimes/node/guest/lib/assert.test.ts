@@ -227,6 +227,25 @@ describe('assert matches Node', () => {
 });
 
 describe('assert in the guest', () => {
+  it('keeps one copy of a multi-line message in the stack when the engine writes V8-style stacks', async () => {
+    const v8 = await GuestHarness.create();
+    try {
+      const stack = v8.eval(`{
+        Error.prepareStackTrace = (e, frames) => e.name + ': ' + e.message + '\\n' + frames.map((f) => '    at ' + f.getFileName() + ':' + f.getLineNumber()).join('\\n');
+        let s; try { require('assert').strictEqual(1, 2); } catch (e) { s = e.stack; } s }`) as string;
+      expect(stack.split('\n').slice(0, 4)).toEqual([
+        'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+        '',
+        '1 !== 2',
+        '',
+      ]);
+      expect(stack.split('\n')[4]).toMatch(/^ {4}at \/home\/user\/project\/test\.js:3$/);
+      expect(stack.match(/1 !== 2/g)).toHaveLength(1);
+    } finally {
+      v8.dispose();
+    }
+  });
+
   it('says "value == true" for a falsy assert.ok when the source cannot be read, as Node does', () => {
     // This harness has no node:fs (the engine provides it), so the source is unreadable here.
     expect(h.eval(`{ let m; try { require('assert').ok(false); } catch (e) { m = e.message; } m }`)).toBe(

@@ -20,8 +20,15 @@ const STACK_FRAME = /^\s+at /;
 function setStackHeader(err, header) {
   const raw = typeof err.stack === 'string' ? err.stack : '';
   const lines = raw.split('\n');
-  while (lines.length > 0 && lines[0] !== '' && !STACK_FRAME.test(lines[0])) lines.shift();
-  const frames = lines.filter((line) => line !== '').join('\n');
+  // Everything before the first frame is the engine's header (which may span lines).
+  const first = lines.findIndex((line) => STACK_FRAME.test(line));
+  const frames =
+    first === -1
+      ? ''
+      : lines
+          .slice(first)
+          .filter((line) => line !== '')
+          .join('\n');
   Object.defineProperty(err, 'stack', {
     value: frames === '' ? header : `${header}\n${frames}`,
     writable: true,
