@@ -6,6 +6,9 @@
 // loads its module on first use. Runs before `process` exists (the engine loads it first), so nothing
 // here reads process at load time.
 
+// Takes the engine's host hooks off globalThis before any user code can see them.
+require('internal/host');
+
 function define(name, value, enumerable = false) {
   Object.defineProperty(globalThis, name, { value, writable: true, enumerable, configurable: true });
 }
