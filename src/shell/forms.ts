@@ -25,6 +25,33 @@ const formKey = (ws: readonly ShellWord[]): string =>
 /** A plausible program name: a later word starting with one may be a program a wrapper runs. */
 const COMMAND_LIKE = /^[^\s=-][^\s=]*$/;
 
+/** Separators of commands inside a word that holds a command line. */
+const LINE_SEPARATORS = /\s*(?:;|&&|\|\||\||&|\n)\s*/;
+
+/**
+ * The command lines a word may hold, split into words (quotes are not taken apart: a rough reading,
+ * only ever used to ask). Empty for a word with no space: it cannot hold a command with arguments.
+ */
+function commandLines(text: string): ShellWord[][] {
+  // `--to-command=rm x`, `core.sshCommand=rm x`: the value after `=` is the command line.
+  const eq = text.search(/[=\s]/);
+  const value = eq >= 0 && text[eq] === '=' ? text.slice(eq + 1) : text;
+  if (!/\s/.test(value.trim())) return [];
+  return value
+    .split(LINE_SEPARATORS)
+    .map((part) =>
+      part
+        .replace(/^['"(]+|['")]+$/g, '')
+        .split(/\s+/)
+        .filter(Boolean),
+    )
+    .filter((words) => words.length > 0)
+    .slice(0, 16)
+    .map((words) =>
+      words.map((t) => ({ text: t.replace(/^['"]+|['"]+$/g, ''), dynamic: false, glob: false })),
+    );
+}
+
 const isOption = (w: ShellWord | undefined): boolean =>
   w !== undefined && !w.dynamic && w.text.startsWith('-') && w.text !== '-';
 
@@ -93,7 +120,15 @@ export function commandForms(
   if (!options.readOnly) {
     for (const ws of [written, ...extra]) {
       for (let k = 1; k < ws.length; k++) {
-        if (!ws[k].dynamic && COMMAND_LIKE.test(ws[k].text)) base.push({ words: ws.slice(k), sure: false });
+        if (ws[k].dynamic) continue;
+        if (COMMAND_LIKE.test(ws[k].text)) base.push({ words: ws.slice(k), sure: false });
+        // A word holding a command line (`su -c 'rm -rf x'`, `ssh h 'rm x'`, `--to-command=rm x`) may be
+        // run by the program: each command-like word of it may start a command.
+        for (const line of commandLines(ws[k].text)) {
+          for (let j = 0; j < line.length; j++) {
+            if (COMMAND_LIKE.test(line[j].text)) base.push({ words: line.slice(j), sure: false });
+          }
+        }
       }
     }
   }

@@ -69,7 +69,13 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
 function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts {
   const out = facts();
   const a = parseArgs(args, { unknown: true });
-  for (const w of [...a.operands, ...a.unknownValues]) out.paths.push(use(w, 'unknown', false));
+  for (const w of [...a.operands, ...a.unknownValues]) {
+    out.paths.push(use(w, 'unknown', false));
+    // `dd of=FILE`, `make DESTDIR=dir`: the value may be a file too.
+    const eq = w.text.indexOf('=');
+    if (!w.dynamic && eq > 0 && eq < w.text.length - 1)
+      out.paths.push(use({ ...w, text: w.text.slice(eq + 1) }, 'unknown', false));
+  }
   out.problem = `${name} is not a known read-only command`;
   return out;
 }
@@ -119,8 +125,12 @@ function findFacts(args: readonly ShellWord[]): ProgramFacts {
       i++;
     } else if (VALUE_TESTS.has(t)) i++;
   }
-  if (out.paths.length === 0 && !out.problem)
+  // No starting point: the current directory.
+  if (!out.paths.some((p) => p.recursive))
     out.paths.push(use({ text: '.', dynamic: false, glob: false }, 'read', true, true));
+  // -delete deletes what it finds: below every starting point.
+  if (out.destructive)
+    out.paths = out.paths.map((p) => (p.recursive && p.access === 'read' ? { ...p, access: 'write' } : p));
   return out;
 }
 
@@ -154,13 +164,14 @@ function nameBuiltinFacts(name: string, args: readonly ShellWord[]): ProgramFact
       if (valued.includes(w.text[w.text.length - 1])) i++;
       continue;
     }
-    if (w.dynamic) {
+    const target = name === 'let' ? w.text : w.text.split('=')[0];
+    // `export PATH=$PWD/bin:$PATH`: a run-time value, but the name is static.
+    if (w.dynamic && (name === 'let' || /[$`]/.test(target) || !w.text.includes('='))) {
       out.evaluates.push(
         `${name} takes a variable name only known at run time (a subscript in it is evaluated)`,
       );
       continue;
     }
-    const target = name === 'let' ? w.text : w.text.split('=')[0];
     if (name === 'let' || target.includes('[')) {
       out.evaluates.push(`${name} evaluates ${w.text} as arithmetic`);
       if (/[$`]/.test(w.text)) out.evaluatedTexts.push(w.text);

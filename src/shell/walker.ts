@@ -433,7 +433,13 @@ export class Walker {
         else this.text(w.text.slice(eq + 1), copyScope(scope), depth);
       }
     } else if (name === 'watch') {
-      const rest = inner.slice(1).filter((w) => !w.text.startsWith('-'));
+      // watch [-n SECONDS] [-d] ... COMMAND: the rest is a command line.
+      const rest: ShellWord[] = [];
+      for (let k = 1; k < inner.length; k++) {
+        const t = inner[k].text;
+        if (rest.length === 0 && /^(-n|--interval|-q|--equexit)$/.test(t)) k++;
+        else if (rest.length > 0 || !t.startsWith('-')) rest.push(inner[k]);
+      }
       if (rest.some((w) => w.dynamic)) opaque = true;
       else if (rest.length > 0) this.text(rest.map((w) => w.text).join(' '), copyScope(scope), depth);
     } else if (name === 'find') {
@@ -523,13 +529,11 @@ export class Walker {
   /** Variables a builtin sets (`export X=1`, `read a b`, `unset X`); a run-time name may be any. */
   private namesSet(words: readonly ShellWord[]): void {
     for (const w of words.slice(1)) {
-      if (w.dynamic) {
-        this.anyAssign = true;
-        continue;
-      }
-      if (/^[-+][a-zA-Z]+$/.test(w.text)) continue;
-      const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.text);
-      if (m) this.assigns.add(m[1]);
+      if (!w.dynamic && /^[-+][a-zA-Z]+$/.test(w.text)) continue;
+      // `export PATH=$PWD/bin:$PATH`: the name is static even when the value is not.
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(=|\[|$)/.exec(w.text);
+      if (m && (!w.dynamic || m[2] === '=')) this.assigns.add(m[1]);
+      else if (w.dynamic) this.anyAssign = true;
     }
     if (words[0]?.text === 'read') this.assigns.add('REPLY');
   }

@@ -15,8 +15,24 @@ export interface CanUseToolOptions {
   getMode?: () => PermissionMode;
 }
 
-/** The PATH each sandbox started with: its directories hold the sandbox's own programs. */
+/** A shell session no command ever runs in: its state is what every session starts with. */
+export const PRISTINE_SESSION = 'tabcode-permissions-pristine';
+
+/** The PATH directories each sandbox's sessions start with: they hold the sandbox's own programs. */
 const startPath = new WeakMap<object, readonly string[]>();
+
+function trustedPathOf(sandbox: ToolUseContext['sandbox']): readonly string[] {
+  let dirs = startPath.get(sandbox);
+  if (!dirs) {
+    try {
+      dirs = (sandbox.shellState(PRISTINE_SESSION).env.PATH ?? '').split(':').filter(Boolean);
+    } catch {
+      dirs = [];
+    }
+    startPath.set(sandbox, dirs);
+  }
+  return dirs;
+}
 
 /**
  * The engine's view of one call's context: mode, paths, the sandbox's realpath (symlinks) and the
@@ -30,13 +46,11 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
   } catch {
     shell = undefined;
   }
-  if (shell && !startPath.has(sandbox))
-    startPath.set(sandbox, (shell.env.PATH ?? '').split(':').filter(Boolean));
   return {
     mode: options.getMode?.() ?? ctx.options.permissionMode,
     root: sandbox.root,
     cwd: ctx.options.cwd,
-    ...(shell ? { shell, trustedPath: startPath.get(sandbox) ?? [] } : {}),
+    ...(shell ? { shell, trustedPath: trustedPathOf(sandbox) } : {}),
     ...(sandbox.realpath
       ? { realpath: (abs: string) => sandbox.realpath?.(abs) ?? Promise.resolve(abs) }
       : {}),

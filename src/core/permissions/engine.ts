@@ -22,7 +22,7 @@ import {
   suggestBashRule,
   suggestFileRule,
 } from './messages.ts';
-import { fileRuleMatches, isInside, resolvePath, safetyPathReason } from './paths.ts';
+import { fileRuleMatches, isInside, resolvePath, safetyPathReason, safetyReachReason } from './paths.ts';
 import { ruleAppliesTo, wholeToolRuleMatches } from './rules.ts';
 import type { RuleMatch } from './shell-rules.ts';
 import {
@@ -191,7 +191,10 @@ function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): st
         continue;
       }
       for (const abs of paths.flatMap((p) => withReal(p, env))) {
-        const reason = safetyPathReason(abs);
+        // A glob may expand to a protected name; deleting a whole tree takes the .git inside it too.
+        const reach = { glob: ref.glob, recursive: ref.recursive && command.destructive };
+        const reason =
+          safetyPathReason(abs) ?? (ref.access === 'write' ? safetyReachReason(abs, env.root, reach) : null);
         if (reason) {
           return `${code(command.source)} changes a protected path and always needs your approval: ${reason}.`;
         }

@@ -3,6 +3,7 @@
  * gitignore semantics (the `ignore` package), and the safety paths that always ask before a write.
  */
 import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
 
 /**
  * Normalizes an absolute POSIX path (`.`, `..`, duplicate and trailing slashes): the sandbox's own
@@ -130,5 +131,37 @@ export function safetyPathReason(abs: string): string | null {
   if (dir) return `${abs} is inside a ${dir}/ directory`;
   const base = segs[segs.length - 1];
   if (base && SAFETY_FILES.has(base)) return `${abs} is a shell start-up or git config file`;
+  return null;
+}
+
+const GLOB_CHARS = /[*?[]/;
+
+/**
+ * Why writing `abs` may change a protected path although it names none itself, or null: a glob that
+ * may expand to one (`.gi?/config`, `.*rc`), or a whole tree written (`rm -rf .`) that holds the
+ * workspace's own `.git` and `.tabcode`. Compared case-insensitively.
+ */
+export function safetyReachReason(
+  abs: string,
+  root: string,
+  opts: { glob: boolean; recursive: boolean },
+): string | null {
+  if (opts.recursive && isInside(abs, normalizeAbsolute(root))) {
+    return `${abs} holds the workspace's .git and .tabcode directories`;
+  }
+  if (!opts.glob) return null;
+  const segs = abs.split('/').filter(Boolean);
+  for (const [k, seg] of segs.entries()) {
+    if (!GLOB_CHARS.test(seg)) continue;
+    let match: (name: string) => boolean;
+    try {
+      match = picomatch(seg, { dot: false, nocase: true });
+    } catch {
+      return `${abs} is a pattern that could name a protected path`;
+    }
+    const names = k === segs.length - 1 ? [...SAFETY_DIRS, ...SAFETY_FILES] : [...SAFETY_DIRS];
+    const hit = names.find((n) => match(n));
+    if (hit) return `${abs} may expand to ${hit}`;
+  }
   return null;
 }

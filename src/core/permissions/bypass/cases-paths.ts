@@ -189,6 +189,26 @@ export const SESSION_PATHS: BypassCase[] = [
     effect: GIT,
     bypass: 'ask',
   },
+  // A program name follows the session's PATH: a script of the workspace may stand in for ls.
+  {
+    what: 'PATH from the session shadows a read-only program',
+    setup: [
+      "mkdir -p bin && printf 'echo pwned > src/app.ts\\n' > bin/ls && chmod +x bin/ls",
+      'export PATH=/home/user/project/bin:$PATH',
+    ],
+    command: 'ls',
+    effect: { changed: 'src/app.ts' },
+    bypass: 'ask',
+  },
+  // A nested shell first runs the file BASH_ENV names.
+  {
+    what: 'BASH_ENV from the session',
+    setup: ["echo 'echo pwned > src/app.ts' > hook.sh", 'export BASH_ENV=/home/user/project/hook.sh'],
+    command: "bash -c 'ls'",
+    effect: { changed: 'src/app.ts' },
+    bypass: 'ask',
+    bashOnly: true,
+  },
   // acceptEdits allows workspace writes: a HOME outside the workspace must not pass for the workspace.
   {
     what: '~ outside the workspace',
@@ -203,5 +223,44 @@ export const SESSION_PATHS: BypassCase[] = [
     rules: {},
     command: 'cd && echo x > escape.txt',
     effect: { created: '/tmp/escape.txt' },
+  },
+];
+
+/** Protected paths reached without being named: they ask even in bypassPermissions mode. */
+export const PROTECTED: BypassCase[] = [
+  {
+    what: 'a glob that expands to .git',
+    command: 'echo x > .gi?/config',
+    rules: {},
+    effect: GIT,
+    bypass: 'ask',
+  },
+  {
+    what: 'a glob of dot files',
+    command: 'sort -o .g*/config notes.txt',
+    rules: {},
+    effect: GIT,
+    bypass: 'ask',
+  },
+  {
+    what: 'deleting .git by a glob',
+    command: 'rm -rf /home/user/project/.g*',
+    rules: {},
+    effect: { removed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'deleting the whole workspace',
+    command: 'rm -rf /home/user/project',
+    rules: {},
+    effect: { removed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'a case-folded name',
+    command: 'echo x > .GIT/config',
+    rules: {},
+    effect: { created: '.GIT/config' },
+    bypass: 'ask',
   },
 ];
