@@ -15,6 +15,7 @@ import { Header } from './Header.tsx';
 import { McpPanel } from './McpPanel.tsx';
 import { usePermissionSlot } from './PermissionPrompt.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
+import { type PhonePane, PhoneSwitcher } from './PhoneSwitcher.tsx';
 import { PromptBox } from './PromptBox.tsx';
 import { SessionsPanel } from './SessionsPanel.tsx';
 import { SettingsDialog, type SettingsSave } from './SettingsDialog.tsx';
@@ -27,6 +28,7 @@ import { Transcript } from './Transcript.tsx';
 import { latestTodos } from './todos.ts';
 import type { TranscriptItem } from './transcript-state.ts';
 import { UsagePanel } from './UsagePanel.tsx';
+import { useMediaQuery } from './use-media-query.ts';
 import { useOnline } from './use-online.ts';
 import { usePreviewUrl } from './use-preview.ts';
 import { type CreateSession, useWorkbench, type WorkbenchDeps } from './use-workbench.ts';
@@ -52,6 +54,8 @@ const Terminal = lazy(() => import('./Terminal.tsx').then((m) => ({ default: m.T
 const ProjectControls = lazy(() =>
   import('./ProjectControls.tsx').then((m) => ({ default: m.ProjectControls })),
 );
+/** Below this width the page is a phone layout: one column at a time (matches styles/layout.css). */
+export const PHONE_QUERY = '(max-width: 760px)';
 /** `?virtualize=off` renders long transcripts in full (the benchmark's baseline). */
 const VIRTUALIZE =
   typeof location === 'undefined' || new URLSearchParams(location.search).get('virtualize') !== 'off';
@@ -67,6 +71,9 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
   const [openFile, setOpenFile] = useState<{ path: string } | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const online = useOnline();
+  /** At phone width one column shows at a time, picked with the switcher. */
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [pane, setPane] = useState<PhonePane>('chat');
   const previewUrl = usePreviewUrl(agent?.sandbox ?? null);
   const items = view?.transcript.items ?? EMPTY_ITEMS;
   const running = Boolean(view?.transcript.running) || sending;
@@ -185,7 +192,17 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
   );
 
   const setMode = (permissionMode: PermissionMode) => wb.updateSettings({ permissionMode });
-  const showTab = (sideTab: SideTab) => wb.updatePrefs({ sideTab, sideOpen: true });
+  const showTab = (sideTab: SideTab) => {
+    wb.updatePrefs({ sideTab, sideOpen: true });
+    if (phone) setPane(sideTab === 'files' ? 'files' : sideTab === 'terminal' ? 'terminal' : 'more');
+  };
+  const selectPane = (next: PhonePane) => {
+    setPane(next);
+    if (next === 'files' || next === 'terminal') wb.updatePrefs({ sideTab: next });
+    else if (next === 'more' && (prefs.sideTab === 'files' || prefs.sideTab === 'terminal'))
+      wb.updatePrefs({ sideTab: 'todos' });
+  };
+  const sidePane = pane === 'files' || pane === 'terminal' || pane === 'more';
   const history = useMemo(() => items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [items]);
   const todos = useMemo(() => latestTodos(items), [items]);
   const permissionSlot = usePermissionSlot(agent);
@@ -238,7 +255,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
 
   return (
     <SandboxContext.Provider value={agent?.sandbox ?? null}>
-      <div className="app">
+      <div className={phone ? 'app app-phone' : 'app'} data-pane={phone ? pane : undefined}>
         <Header
           sandbox={agent ? agent.sandbox.info() : null}
           model={settings.model}
@@ -270,36 +287,45 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
             </div>
           </div>
         )}
+        {phone && <PhoneSwitcher pane={pane} onSelect={selectPane} running={running} />}
         <div className="app-body">
-          {prefs.sessionsOpen && (
+          {(phone ? pane === 'sessions' : prefs.sessionsOpen) && (
             <>
-              <div className="sessions-col" style={{ width: prefs.sessionsWidth }}>
+              <div className="sessions-col" style={phone ? undefined : { width: prefs.sessionsWidth }}>
                 <SessionsPanel
                   sessions={wb.sessions}
                   currentId={view?.id ?? null}
                   currentTitle={view?.title ?? ''}
                   currentEmpty={empty}
-                  onNew={wb.newSession}
-                  onSwitch={wb.switchSession}
+                  onNew={() => {
+                    void wb.newSession();
+                    if (phone) setPane('chat');
+                  }}
+                  onSwitch={(id) => {
+                    void wb.switchSession(id);
+                    if (phone) setPane('chat');
+                  }}
                   onRename={wb.renameSession}
                   onDelete={wb.deleteSession}
                   onExport={wb.exportSession}
                   onImport={wb.importSession}
                 />
               </div>
-              <Splitter
-                label="Resize the sessions list"
-                value={prefs.sessionsWidth}
-                min={160}
-                max={420}
-                direction={1}
-                onChange={(sessionsWidth) => wb.updatePrefs({ sessionsWidth })}
-                onReset={() => wb.updatePrefs({ sessionsWidth: DEFAULT_PREFS.sessionsWidth })}
-                testId="sessions-splitter"
-              />
+              {!phone && (
+                <Splitter
+                  label="Resize the sessions list"
+                  value={prefs.sessionsWidth}
+                  min={160}
+                  max={420}
+                  direction={1}
+                  onChange={(sessionsWidth) => wb.updatePrefs({ sessionsWidth })}
+                  onReset={() => wb.updatePrefs({ sessionsWidth: DEFAULT_PREFS.sessionsWidth })}
+                  testId="sessions-splitter"
+                />
+              )}
             </>
           )}
-          <main className="chat">
+          <main className="chat" hidden={phone && pane !== 'chat'}>
             {wb.bootError && (
               <div
                 className="banner banner-error boot-error"
@@ -394,19 +420,21 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
               />
             </div>
           </main>
-          {prefs.sideOpen && (
+          {(phone ? sidePane : prefs.sideOpen) && (
             <>
-              <Splitter
-                label="Resize the side panel"
-                value={prefs.sideWidth}
-                min={260}
-                max={760}
-                direction={-1}
-                onChange={(sideWidth) => wb.updatePrefs({ sideWidth })}
-                onReset={() => wb.updatePrefs({ sideWidth: DEFAULT_PREFS.sideWidth })}
-                testId="side-splitter"
-              />
-              <div className="side-col" style={{ width: prefs.sideWidth }}>
+              {!phone && (
+                <Splitter
+                  label="Resize the side panel"
+                  value={prefs.sideWidth}
+                  min={260}
+                  max={760}
+                  direction={-1}
+                  onChange={(sideWidth) => wb.updatePrefs({ sideWidth })}
+                  onReset={() => wb.updatePrefs({ sideWidth: DEFAULT_PREFS.sideWidth })}
+                  testId="side-splitter"
+                />
+              )}
+              <div className="side-col" style={phone ? undefined : { width: prefs.sideWidth }}>
                 <SidePanel tabs={tabs} active={prefs.sideTab} onSelect={showTab} />
               </div>
             </>
