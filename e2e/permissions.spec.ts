@@ -118,12 +118,104 @@ test('prompts: allow once, allow always (adds the rule shown), deny with feedbac
   expect(files).toContain('notes.md');
   expect(files).not.toContain('secret.txt');
 
-  // The Permissions tab lists the session rule with its source.
+  // The Permissions tab lists the rule with its source: kept for this project.
   await openRules(page);
   const row = page.locator('[data-testid="permission-rule-row"][data-rule="Bash(mkdir:*)"]');
-  await expect(row).toHaveAttribute('data-source', 'session');
-  await expect(row.getByTestId('permission-rule-source')).toHaveText('this session');
+  await expect(row).toHaveAttribute('data-source', 'project');
+  await expect(row.getByTestId('permission-rule-source')).toHaveText('this project');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/permission-rules.png` });
+
+  // A reload keeps it: listed again, and a matching call runs without a prompt.
+  await page.reload();
+  await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
+  await openRules(page);
+  await expect(row).toHaveAttribute('data-source', 'project');
+  api.script([
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_mkdir3', name: 'Bash', input: { command: 'mkdir -p build/again' } },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Made it.' }] },
+  ]);
+  await connect(page, api);
+  await sendPrompt(page, 'One more folder.');
+  await expect(toolCard(page, 'toolu_mkdir3')).toHaveAttribute('data-status', 'done');
+  await expect(prompt(page, 'toolu_mkdir3')).toHaveCount(0);
+  await waitIdle(page);
+
+  // Removing it from the panel removes it for good.
+  await row.getByTestId('permission-rule-remove').click();
+  await expect(row).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
+  await openRules(page);
+  await expect(page.getByTestId('permission-group-allow')).toContainText('No allow rules.');
+});
+
+test('the prompt takes focus and answers by key: 1 once, 2 always, 3 feedback, Esc deny', async ({
+  page,
+}) => {
+  const write = (id: string, name: string) => ({
+    content: [
+      {
+        type: 'tool_use' as const,
+        id,
+        name: 'Write',
+        input: { file_path: `${ROOT}/${name}`, content: 'x\n' },
+      },
+    ],
+  });
+  api.script([
+    write('toolu_k1', 'one.md'),
+    { content: [{ type: 'tool_use', id: 'toolu_k2', name: 'Bash', input: { command: 'touch two.md' } }] },
+    { content: [{ type: 'tool_use', id: 'toolu_k2b', name: 'Bash', input: { command: 'touch three.md' } }] },
+    write('toolu_k3', 'secret.md'),
+    write('toolu_k4', 'other.md'),
+    { content: [{ type: 'text', text: 'Done with keys.' }] },
+  ]);
+  await openApp(page);
+  await connect(page, api);
+  await sendPrompt(page, 'Keys.');
+
+  // 1: allow once.
+  const first = prompt(page, 'toolu_k1');
+  await expect(first).toBeFocused();
+  await page.keyboard.press('1');
+  await expect(toolCard(page, 'toolu_k1')).toHaveAttribute('data-status', 'done');
+
+  // 2: allow always (the next touch runs without asking).
+  const second = prompt(page, 'toolu_k2');
+  await expect(second).toBeFocused();
+  await expect(second.getByTestId('permission-rule')).toHaveText('Bash(touch:*)');
+  await page.keyboard.press('2');
+  await expect(toolCard(page, 'toolu_k2b')).toHaveAttribute('data-status', 'done');
+  await expect(prompt(page, 'toolu_k2b')).toHaveCount(0);
+
+  // 3: the feedback field takes focus; typed text (digits too) is feedback; Enter denies with it.
+  const third = prompt(page, 'toolu_k3');
+  await expect(third).toBeFocused();
+  await page.keyboard.press('3');
+  await expect(third.getByTestId('permission-feedback')).toBeFocused();
+  await page.keyboard.type('Not 2 secrets, use notes.md');
+  await page.keyboard.press('Enter');
+  await expect(toolCard(page, 'toolu_k3').getByTestId('tool-result')).toContainText(
+    'Not 2 secrets, use notes.md',
+  );
+
+  // Esc denies this call; the run goes on (Esc on a prompt is not an interrupt).
+  const fourth = prompt(page, 'toolu_k4');
+  await expect(fourth).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(toolCard(page, 'toolu_k4')).toHaveAttribute('data-status', 'error');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Done with keys.');
+  await waitIdle(page);
+  const files = await page
+    .getByTestId('file-item')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+  expect(files).toEqual(expect.arrayContaining(['one.md', 'two.md', 'three.md']));
+  expect(files).not.toContain('secret.md');
+  expect(files).not.toContain('other.md');
 });
 
 test('settings rules: a malformed rule is refused with the reason, good ones apply and survive a reload; prompts queue', async ({

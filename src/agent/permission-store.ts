@@ -26,3 +26,17 @@ export function projectPermissionStorage(
     set: (key, value) => store.set(projectRulesKey(projectId, key), value),
   };
 }
+
+/**
+ * Where a session keeps its "allow always" rules: the given project storage, none when nothing may
+ * persist (`storage: null`, as in an embedded page), else this project's in IndexedDB.
+ */
+export function allowAlwaysStorage(
+  options: {
+    storage?: PermissionSettingsStorage | null;
+    projectStorage?: PermissionSettingsStorage | null;
+  } = {},
+): PermissionSettingsStorage | null {
+  if (options.projectStorage !== undefined) return options.projectStorage;
+  return options.storage === null ? null : projectPermissionStorage();
+}

@@ -26,6 +26,7 @@ import { createDefaultMcpManager, type McpManager } from '../mcp/index.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { type OpenSandboxOptions, openSandbox } from '../sandbox/select.ts';
 import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
+import { allowAlwaysStorage } from './permission-store.ts';
 import { errorOfStatus, headerOf, plannedRetryDelay } from './retry-wait.ts';
 import type { AgentSession, AgentSettings, ModelSummary, RequestSizes, SessionEvent } from './types.ts';
 
@@ -85,7 +86,12 @@ export interface CreateAgentSessionOptions {
    * Permission rules of the host page (the embed config, shown with source "embed") and where the user's
    * settings rules persist (default: IndexedDB; null: nowhere).
    */
-  permissions?: { rules?: PermissionRuleSet; storage?: PermissionSettingsStorage | null };
+  permissions?: {
+    rules?: PermissionRuleSet;
+    storage?: PermissionSettingsStorage | null;
+    /** Where "allow always" rules persist (default: this project's, in IndexedDB; none when `storage` is null). */
+    projectStorage?: PermissionSettingsStorage | null;
+  };
   fetch?: typeof fetch;
   /**
    * Names the session across page reloads: its schema cache and start date are stored under it, so a
@@ -132,6 +138,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const permissions = new PermissionStore({
     embed: { ...embedRules, deny: [...(embedRules?.deny ?? []), ...(options.denyRules ?? [])] },
     storage: options.permissions?.storage,
+    projectStorage: allowAlwaysStorage(options.permissions),
     knownTools: baseTools.map((t) => t.name),
   });
   await permissions.load();

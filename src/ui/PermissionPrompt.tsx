@@ -1,11 +1,13 @@
 /**
  * The permission prompt shown inside a tool card while the call waits for the user: allow once, allow
- * always for this session (showing the rule it adds), or deny with optional feedback for the model.
- * Several pending calls queue: the oldest gets the full prompt, later ones say they wait their turn.
+ * always (showing the rule it adds, kept for the project), or deny with optional feedback for the
+ * model. The prompt takes focus and answers by key: 1 allow once, 2 allow always, 3 deny with
+ * feedback (focuses the feedback field; Enter sends), Esc deny. Several pending calls queue: the oldest
+ * gets the full prompt, later ones say they wait their turn.
  *
  * Standalone: `usePermissionSlot(session)` gives the `permissionSlot` the transcript's tool cards mount.
  */
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AgentSession } from '../agent/types.ts';
 import type { PermissionAnswer } from '../core/events.ts';
 import type { PermissionSlot } from './ToolCard.tsx';
@@ -37,6 +39,7 @@ export function usePermissionQueue(session: AgentSession | null | undefined): st
 /** The slot for `<Transcript permissionSlot={...}>`: a queue-aware prompt in each waiting card. */
 export function usePermissionSlot(session: AgentSession | null | undefined): PermissionSlot {
   const queue = usePermissionQueue(session);
+  const keepsRules = session?.permissions.persistsAllowAlways === true;
   return useCallback(
     ({ card }: { card: ToolCardState }) => (
       <PermissionPrompt
@@ -44,9 +47,10 @@ export function usePermissionSlot(session: AgentSession | null | undefined): Per
         card={card}
         position={Math.max(0, queue.indexOf(card.toolUseId))}
         total={Math.max(queue.length, 1)}
+        keepsRules={keepsRules}
       />
     ),
-    [queue],
+    [queue, keepsRules],
   );
 }
 
@@ -55,13 +59,22 @@ export interface PermissionPromptProps {
   /** Place in the queue of waiting calls (0: answer this one now). */
   position: number;
   total: number;
+  /** "Allow always" rules are kept for the project (else for this session). */
+  keepsRules?: boolean;
 }
 
-export function PermissionPrompt({ card, position, total }: PermissionPromptProps) {
+export function PermissionPrompt({ card, position, total, keepsRules = false }: PermissionPromptProps) {
   const [answered, setAnswered] = useState<PermissionAnswer['decision'] | null>(null);
   const [feedback, setFeedback] = useState('');
   const feedbackId = useId();
+  const promptRef = useRef<HTMLElement>(null);
+  const feedbackRef = useRef<HTMLInputElement>(null);
   const request = card.permission;
+  const active = request !== undefined && !answered && position === 0;
+  // The prompt that must be answered now takes focus, so its keys work at once.
+  useEffect(() => {
+    if (active) promptRef.current?.focus({ preventScroll: false });
+  }, [active]);
   if (!request) return null;
   const title = card.view?.title ?? card.name;
 
@@ -94,12 +107,36 @@ export function PermissionPrompt({ card, position, total }: PermissionPromptProp
     respond(text ? { decision: 'deny', feedback: text } : { decision: 'deny' });
   };
   const rule = request.suggestedRule;
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const inFeedback = e.target === feedbackRef.current;
+    if (e.key === 'Escape') {
+      // Esc answers this prompt (deny) rather than interrupting the whole run.
+      e.preventDefault();
+      e.stopPropagation();
+      deny();
+      return;
+    }
+    if (inFeedback) return;
+    if (e.key === '1') respond({ decision: 'allow-once' });
+    else if (e.key === '2' && rule) respond({ decision: 'allow-always', rule });
+    else if (e.key === '3') feedbackRef.current?.focus();
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  const alwaysWhere = keepsRules ? 'for this project' : 'for this session';
 
   return (
     <section
+      ref={promptRef}
       className="perm-prompt"
       role="alertdialog"
       aria-label={`Permission for ${title}`}
+      aria-describedby={`${feedbackId}-message`}
+      aria-keyshortcuts="1 2 3 Escape"
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
       data-testid="permission-request"
       data-tool-use-id={card.toolUseId}
     >
@@ -111,7 +148,7 @@ export function PermissionPrompt({ card, position, total }: PermissionPromptProp
           </span>
         )}
       </div>
-      <p className="perm-message" data-testid="permission-message">
+      <p className="perm-message" id={`${feedbackId}-message`} data-testid="permission-message">
         {request.message || `${title} needs your permission to run.`}
       </p>
       <div className="perm-actions">
@@ -119,19 +156,22 @@ export function PermissionPrompt({ card, position, total }: PermissionPromptProp
           type="button"
           className="btn btn-primary btn-small"
           data-testid="permission-allow-once"
+          aria-keyshortcuts="1"
           onClick={() => respond({ decision: 'allow-once' })}
         >
-          Allow once
+          <kbd className="perm-key">1</kbd> Allow once
         </button>
         {rule && (
           <button
             type="button"
             className="btn btn-small perm-always"
             data-testid="permission-allow-always"
-            title="Adds this rule to the session's allow rules (see the Permissions tab)"
+            aria-keyshortcuts="2"
+            title={`Adds this allow rule ${alwaysWhere} (listed in the Permissions tab, where it can be removed)`}
             onClick={() => respond({ decision: 'allow-always', rule })}
           >
-            Allow always this session: <code data-testid="permission-rule">{rule}</code>
+            <kbd className="perm-key">2</kbd> Allow always {alwaysWhere}:{' '}
+            <code data-testid="permission-rule">{rule}</code>
           </button>
         )}
       </div>
@@ -141,14 +181,21 @@ export function PermissionPrompt({ card, position, total }: PermissionPromptProp
         </label>
         <input
           id={feedbackId}
+          ref={feedbackRef}
           className="perm-feedback"
           data-testid="permission-feedback"
-          placeholder="Deny, and optionally tell the model what to do instead"
+          aria-keyshortcuts="3"
+          placeholder="3: deny, and tell the model what to do instead (Enter sends)"
           value={feedback}
           onChange={(e) => setFeedback(e.target.value)}
         />
-        <button type="submit" className="btn btn-small perm-deny-btn" data-testid="permission-deny">
-          Deny
+        <button
+          type="submit"
+          className="btn btn-small perm-deny-btn"
+          data-testid="permission-deny"
+          aria-keyshortcuts="Escape"
+        >
+          Deny <kbd className="perm-key">Esc</kbd>
         </button>
       </form>
     </section>
