@@ -108,8 +108,8 @@ function Problems({ problems, title }: { problems: readonly PermissionRuleProble
       <div>{title}</div>
       <ul>
         {problems.map((p) => (
-          <li key={`${p.behavior}:${p.rule}`}>
-            <code>{p.rule}</code> ({p.behavior}): {p.reason}
+          <li key={`${p.behavior}:${p.rule}`} data-testid="permission-rule-refused" data-rule={p.rule}>
+            <code>{p.rule}</code> ({p.behavior}, refused): {p.reason}
           </li>
         ))}
       </ul>
@@ -209,7 +209,7 @@ export function PermissionRules({ session }: { session: AgentSession | null | un
   const problems = [...store.embedProblems, ...store.loadProblems, ...store.refused];
   return (
     <div className="perm-panel" data-testid="permission-rules">
-      <Problems problems={problems} title="Some rules were ignored (the others apply):" />
+      <Problems problems={problems} title="Rules refused or not saved (each says why; the others apply):" />
       {(['deny', 'ask', 'allow'] as const).map((behavior) => {
         const list = rules.filter((r) => r.behavior === behavior);
         return (

@@ -306,6 +306,24 @@ describe('file rules guard every tool of their family', () => {
     ).toBe('deny');
   });
 
+  it('Glob and Grep decide on their own input: a path outside the workspace is refused', async () => {
+    for (const [tool, input] of [
+      [GlobTool, { pattern: '*', path: '/etc' }],
+      [GlobTool, { pattern: '/etc/**/*.conf' }],
+      [GlobTool, { pattern: '../**' }],
+      [GrepTool, { pattern: 'root', path: '/etc' }],
+      [GrepTool, { pattern: 'x', path: '../other' }],
+    ] as const) {
+      const r = await decide(tool, input, 'bypassPermissions', { allow: ['Glob', 'Grep'] });
+      expect(r, JSON.stringify(input)).toMatchObject({
+        behavior: 'deny',
+        message: expect.stringContaining('outside the workspace'),
+      });
+    }
+    expect(await b(GlobTool, { pattern: 'src/**/*.ts' }, 'default')).toBe('allow');
+    expect(await b(GrepTool, { pattern: 'x', path: 'src' }, 'default')).toBe('allow');
+  });
+
   it('Grep over a directory that may hold a denied file asks', async () => {
     const r = await decide(GrepTool, { pattern: 'API_KEY' }, 'bypassPermissions', { deny: ['Read(.env)'] });
     expect(r).toMatchObject({ behavior: 'ask', message: expect.stringContaining('Read(.env)') });

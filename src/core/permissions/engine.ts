@@ -18,6 +18,7 @@ import {
   code,
   dontAskMessage,
   planModeMessage,
+  revealHidden,
   ruleDenialMessage,
   suggestBashRule,
   suggestFileRule,
@@ -378,8 +379,20 @@ function denyRuleResult(tool: AnyTool, denied: Hit | undefined): Deny | null {
 
 /** Everything but the dontAsk conversion. */
 async function decideInner(d: DecisionInput, mode: PermissionMode): Promise<PermissionResult> {
-  const { tool, input, permCtx } = d;
   const p = await prepare(d);
+  const result = await decideOn(d, mode, p);
+  // What the user approves must be what they see: say so when characters may hide or look like others.
+  const hidden = p.matcher?.kind === 'bash' ? revealHidden(p.matcher.command) : null;
+  return result.behavior === 'ask' && hidden
+    ? {
+        ...result,
+        message: `${result.message} Look closely: it holds invisible or look-alike characters (${hidden}).`,
+      }
+    : result;
+}
+
+async function decideOn(d: DecisionInput, mode: PermissionMode, p: Prepared): Promise<PermissionResult> {
+  const { tool, input, permCtx } = d;
   const { prepared, matcher, book, env, writtenEnv } = p;
 
   // 1-2. Deny rules, ask rules, and what might match them.

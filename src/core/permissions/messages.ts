@@ -10,6 +10,20 @@ export function describeRule(rule: PermissionRule): string {
   return `${rule.text} (${rule.source} rule)`;
 }
 
+/**
+ * The characters of `text` outside printable ASCII, each shown with its code point (`U+200B`), or
+ * null when there are none: zero-width and look-alike letters then show in the prompt.
+ */
+export function revealHidden(text: string): string | null {
+  const found = [...new Set([...text].filter((c) => /[^\x20-\x7e\t\n]/.test(c)))];
+  if (found.length === 0) return null;
+  const show = (c: string) => {
+    const cp = `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return /\p{L}|\p{N}|\p{P}|\p{S}/u.test(c) ? `${c} ${cp}` : cp;
+  };
+  return found.slice(0, 8).map(show).join(', ');
+}
+
 /** A command or path shown inline. */
 export const code = (text: string): string => `\`${text.length > 200 ? `${text.slice(0, 199)}…` : text}\``;
 

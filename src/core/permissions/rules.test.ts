@@ -121,6 +121,15 @@ describe('which rules concern which tool', () => {
     expect(wholeToolRuleMatches({ toolName: 'mcp__docs' }, docs)).toBe(true);
   });
 
+  it('an MCP tool rule names the server and the tool, whatever name the pool gave it', () => {
+    // Two servers listing the same tool: the pool renames the second, the rule still finds it.
+    const renamed = { name: 'mcp__docs__search_2', mcpInfo: { serverName: 'docs', toolName: 'search' } };
+    expect(wholeToolRuleMatches({ toolName: 'mcp__docs__search' }, renamed)).toBe(true);
+    expect(wholeToolRuleMatches({ toolName: 'mcp__docs__search_2' }, renamed)).toBe(true);
+    expect(wholeToolRuleMatches({ toolName: 'mcp__other__search' }, renamed)).toBe(false);
+    expect(wholeToolRuleMatches({ toolName: 'mcp__docs__searc' }, renamed)).toBe(false);
+  });
+
   it('blanket rules as text (what removes a tool from the pool)', () => {
     expect(isBlanketRuleFor('Bash', { name: 'Bash' })).toBe(true);
     expect(isBlanketRuleFor('Bash(*)', { name: 'Bash' })).toBe(true);

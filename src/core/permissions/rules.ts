@@ -196,7 +196,10 @@ export function wholeToolRuleMatches(value: PermissionRuleValue, tool: RuleTarge
   if (name === tool.name || tool.aliases?.includes(name)) return true;
   if (!name.startsWith('mcp__')) return false;
   const serverRule = name.endsWith('__*') ? name.slice(0, -3) : name;
-  if (serverRule.slice(5).includes('__')) return false;
+  if (serverRule.slice(5).includes('__')) {
+    // `mcp__server__tool`: the tool of that server by its own name (whatever name the pool gave it).
+    return tool.mcpInfo !== undefined && name === `mcp__${tool.mcpInfo.serverName}__${tool.mcpInfo.toolName}`;
+  }
   // An MCP tool knows its server: match it exactly (`mcp__docs` is not a rule for server `docs__admin`).
   if (tool.mcpInfo) return serverRule === `mcp__${tool.mcpInfo.serverName}`;
   return tool.name.startsWith(`${serverRule}__`);

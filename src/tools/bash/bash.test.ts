@@ -186,3 +186,35 @@ describe('BashTool', () => {
     );
   });
 });
+
+describe('one analysis per call', () => {
+  it('the whole tool-call path (prepare, decide, run) parses the command once', async () => {
+    const sandbox = await createJustBashSandbox({ files: { 'a.txt': 'x\n' } });
+    const { prepareCall, runToolCall } = await import('../../core/tool-execution.ts');
+    const { createCanUseTool } = await import('../../core/permissions/can-use-tool.ts');
+    const { rulesFromSet } = await import('../../core/permissions/rules.ts');
+    const { loadShellParser, shellParserRuns } = await import('../../shell/index.ts');
+    await loadShellParser();
+    const { rules } = rulesFromSet({ deny: ['Bash(rm:*)', 'Read(.env)'] }, 'settings');
+    const ctx = createToolUseContext({ sandbox, options: { tools: [BashTool] } });
+    for (const command of [
+      'ls -la && cat a.txt | wc -l',
+      'grep -rn x . 2>/dev/null',
+      'cd src 2>/dev/null; pwd',
+    ]) {
+      const before = shellParserRuns();
+      const block = { type: 'tool_use' as const, id: 'toolu_once', name: 'Bash', input: { command } };
+      const call = await prepareCall(block, [BashTool]);
+      const outcome = await runToolCall(call, ctx, {
+        tools: [BashTool],
+        canUseTool: createCanUseTool({ getRules: () => rules }),
+        emit: (e) => {
+          if (e.type === 'permission-request') e.respond({ decision: 'allow-once' });
+        },
+      });
+      expect(outcome.block.is_error, JSON.stringify(outcome.block)).toBeUndefined();
+      expect(shellParserRuns() - before, command).toBe(1);
+    }
+    await sandbox.dispose();
+  });
+});

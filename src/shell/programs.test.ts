@@ -1,0 +1,156 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell commands, not templates
+/**
+ * What the analysis knows of programs: files in option values (glued, abbreviated, after operands),
+ * operand rules, read-only unless an option writes or runs, run-time words that could become options,
+ * and code the shell evaluates. On just-bash's real parser.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyzeShell } from './analyze.ts';
+
+/** `access:path` of every path of every command, sure ones plain, unsure ones with `?`. */
+async function paths(command: string): Promise<string[]> {
+  const a = await analyzeShell(command);
+  expect(a.parsed, a.parseError).toBe(true);
+  return a.commands.flatMap((c) => c.paths.map((p) => `${p.access}${p.sure ? '' : '?'}:${p.text}`));
+}
+
+const readOnly = async (command: string) => (await analyzeShell(command)).readOnly;
+
+describe('option values that are files', () => {
+  it.each([
+    ['sort -oconfig/prod.env a', ['read:a', 'write:config/prod.env']],
+    ['sort -o out a', ['read:a', 'write:out']],
+    ['sort -ro out a', ['read:a', 'write:out']],
+    ['sort a -o out', ['read:a', 'write:out']],
+    ['sort --output=out a', ['read:a', 'write:out']],
+    ['sort --out=out a', ['read:a', 'write:out']],
+    ['sort --output out a', ['read:a', 'write:out']],
+    ['sort -T tmp -k2 a', ['read:a', 'write:tmp']],
+    ['grep -f pats.txt a b', ['read:a', 'read:b', 'read:pats.txt']],
+    ['grep -e x a', ['read:a']],
+    ['grep x a', ['read:a']],
+    ['head -n 5 a', ['read:a']],
+    ['cp a b c/', ['read:a', 'read:b', 'write:c/']],
+    ['cp -t dir a b', ['read:a', 'read:b', 'write:dir']],
+    ['mv a b', ['write:a', 'write:b']],
+    ['chmod +x run.sh', ['write:run.sh']],
+    ['uniq in out', ['read:in', 'write:out']],
+    ['tee -a log < in', ['write:log', 'read:in']],
+    ['curl -oout.html http://x', ['write:out.html']],
+  ])('%s', async (command, expected) => {
+    expect((await paths(command)).sort()).toEqual([...expected].sort());
+  });
+
+  it('a program it does not know: every operand and glued value is only maybe a file', async () => {
+    expect(await paths('frob -ofile x')).toEqual(expect.arrayContaining(['unknown?:file', 'unknown?:x']));
+    expect(await paths('dd if=a of=b')).toEqual(expect.arrayContaining(['unknown?:a', 'unknown?:b']));
+  });
+});
+
+describe('read-only', () => {
+  it.each([
+    ['ls -la src', true],
+    ['cat a | grep -n x | sort | uniq -c', true],
+    ['sort -k2 -n data.txt', true],
+    ['jq .name package.json', true],
+    ['git log --oneline -n 5', true],
+    ['git branch -a', true],
+    ['find . -name "*.ts" -type f', true],
+    ["sed -n '1,5p' a", true],
+    ["awk '{print $1}' a", true],
+    ['echo "$(cat a)"', true],
+    ['test -f a && echo yes', true],
+    ['[ "$x" = y ]', true],
+    ['[ -n "$x" ]', true],
+    ['[ $# -eq 0 ]', true],
+    ['[[ -v HOME ]]', true],
+    ['echo $((1 + 2))', true],
+    ['date +%Y', true],
+    ['cd src && ls', true],
+    ['sort -o out a', false],
+    ['sort $X a', false],
+    ['sort * ', false],
+    ['find . -delete', false],
+    ['find $D -name x', false],
+    ['git branch new', false],
+    ['git diff --output=p', false],
+    ['git -c core.pager=sh log', false],
+    ['date -s 2020-01-01', false],
+    ['date 0101', false],
+    ['history -c', false],
+    ['hostname evil', false],
+    ['rg --pre ./x foo', false],
+    ['tree -o out', false],
+    ['file -C -m m', false],
+    ['printf -v x hi', false],
+    ['printf "$fmt" hi', false],
+    ['node -e 1', false],
+    ['npm test', false],
+    ['python3 -c "print(1)"', false],
+    ['FOO=1 ls', false],
+    ['env FOO=1 ls', false],
+    ['ls > out', false],
+  ])('%s → %s', async (command, expected) => {
+    expect(await readOnly(command)).toBe(expected);
+  });
+});
+
+describe('code the shell evaluates makes a command not read-only, and its substitutions are found', () => {
+  it.each([
+    "test -v 'a[$(id)]'",
+    "[ -v 'a[$(id)]' ]",
+    "[[ -v 'a[$(id)]' ]]",
+    "[[ 'a[$(id)]' -eq 0 ]]",
+    '[[ $x -gt 1 ]]',
+    '[ "$op" a ]',
+    'echo $((x))',
+    'echo $(( $x + 1 ))',
+    'echo ${a[$(id)]}',
+    'echo ${a[i]}',
+    'echo ${s:x}',
+    'echo ${!name}',
+    'echo ${x@P}',
+    'a[$(id)]=1',
+    "declare -i z='a[$(id)]'",
+    "unset 'a[$(id)]'",
+    "printf -v 'a[$(id)]' x",
+    'let x',
+    '(( x ))',
+    'for ((i=x; i<1; i++)); do :; done',
+    'case 1 in $((x))) ;; esac',
+  ])('%s', async (command) => {
+    const a = await analyzeShell(command);
+    expect(a.parsed, a.parseError).toBe(true);
+    expect(a.readOnly, command).toBe(false);
+    expect(a.commands.some((c) => c.opaque || /evaluat|expands/.test(c.reason ?? ''))).toBe(true);
+    if (command.includes('$(id)')) expect(a.commands.some((c) => c.words[0]?.text === 'id')).toBe(true);
+  });
+
+  it('literal arithmetic and plain names evaluate nothing', async () => {
+    for (const command of [
+      'echo $((1 + 2 * 3))',
+      '(( 1 ))',
+      '[[ 2 -gt 1 ]]',
+      'test -v HOME',
+      'echo ${a[0]} ${a[@]}',
+    ]) {
+      expect(await readOnly(command), command).toBe(true);
+    }
+  });
+});
+
+describe('forms deny rules match', () => {
+  const forms = async (command: string) =>
+    (await analyzeShell(command)).commands.flatMap((c) =>
+      c.forms.map((f) => `${f.sure ? '' : '~'}${f.words.map((w) => (w.dynamic ? '?' : w.text)).join(' ')}`),
+    );
+
+  it('what surely runs is sure; what only looks like it is not', async () => {
+    expect(await forms('/bin/rm -rf x')).toEqual(expect.arrayContaining(['/bin/rm -rf x', 'rm -rf x']));
+    expect(await forms('git -C . push origin')).toEqual(expect.arrayContaining(['git push origin']));
+    expect(await forms('docker rm web')).toEqual(expect.arrayContaining(['docker rm web', '~rm web']));
+    expect(await forms('rм x')).toEqual(expect.arrayContaining(['rм x', '~rm x']));
+    expect(await forms("su -c 'rm -rf x'")).toEqual(expect.arrayContaining(['~rm -rf x']));
+    expect(await forms('f() { :; }; f x')).toEqual(expect.arrayContaining(['~f x']));
+  });
+});
