@@ -130,11 +130,15 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
     let started = false;
     try {
       const stream = params.client.messages.stream(body, { signal: signal() });
+      // The response began (200 and headers): a failure from now on stopped the reply partway, even when
+      // the connection drops before the first event reaches the page.
+      stream.on('connect', () => {
+        started = true;
+      });
       const toolIds = new Map<number, string>();
       for await (const ev of stream) {
         switch (ev.type) {
           case 'message_start':
-            started = true;
             yield { type: 'message-start', messageId: ev.message.id, model: ev.message.model };
             break;
           case 'content_block_start':

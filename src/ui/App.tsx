@@ -12,6 +12,7 @@ import { downloadText } from './download.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { FilesPanel } from './FilesPanel.tsx';
 import { Header } from './Header.tsx';
+import { LiveAnnouncer } from './LiveAnnouncer.tsx';
 import { McpPanel } from './McpPanel.tsx';
 import { usePermissionSlot } from './PermissionPrompt.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
@@ -287,6 +288,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
             </div>
           </div>
         )}
+        <LiveAnnouncer items={items} sessionId={view?.id ?? null} />
         {phone && <PhoneSwitcher pane={pane} onSelect={selectPane} running={running} />}
         <div className="app-body">
           {(phone ? pane === 'sessions' : prefs.sessionsOpen) && (

@@ -31,7 +31,7 @@ export const DEMO_FILES: readonly [string, string][] = [
 export function EmptyState({ onPick, connected, onOpenSettings, onOpenFile }: EmptyStateProps) {
   return (
     <div className="empty-state" data-testid="empty-state">
-      <h1 className="empty-title">A coding agent in your browser tab</h1>
+      <h2 className="empty-title">A coding agent in your browser tab</h2>
       <p className="empty-lead">
         tabcode runs an agent loop in this page. The model reads, writes and edits files and runs shell
         commands in a sandbox that lives in the tab: nothing to install, and nothing leaves your machine

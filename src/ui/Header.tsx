@@ -52,7 +52,7 @@ export function Header(props: HeaderProps) {
           width={20}
           height={20}
         />
-        <span className="brand-name">tabcode</span>
+        <h1 className="brand-name">tabcode</h1>
         <span className="brand-tag muted">a coding agent in your browser tab</span>
       </div>
       <div className="header-right">

@@ -117,16 +117,19 @@ export const ToolCard = memo(function ToolCard({
             </div>
           )}
           {result && (
-            <div
+            <section
               className={`tool-result ${card.status === 'interrupted' ? 'is-interrupted' : result.isError ? 'is-error' : ''}`}
               data-testid="tool-result"
+              aria-label={`Result of ${title}`}
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard
+              tabIndex={0}
             >
               {resultView && !result.isError ? (
                 <ResultView view={resultView} />
               ) : (
                 <pre className="plain-text">{result.content || '(empty result)'}</pre>
               )}
-            </div>
+            </section>
           )}
         </div>
       )}
@@ -143,7 +146,8 @@ function Progress({ text }: { text: string }) {
     if (el) el.scrollTop = el.scrollHeight;
   }, [text]);
   return (
-    <pre ref={ref} className="terminal terminal-progress" data-testid="tool-progress">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard
+    <pre ref={ref} className="terminal terminal-progress" data-testid="tool-progress" tabIndex={0}>
       {text}
     </pre>
   );

@@ -76,7 +76,10 @@ function Foldable({
   const folded = lines > FOLD_LINES && !open;
   return (
     <>
-      <pre className={`${className}${folded ? ' folded' : ''}`}>{children}</pre>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard */}
+      <pre className={`${className}${folded ? ' folded' : ''}`} tabIndex={0}>
+        {children}
+      </pre>
       {lines > FOLD_LINES && (
         <button
           type="button"

@@ -67,12 +67,15 @@ export function Transcript({
   };
 
   return (
-    <div
+    <section
       className="transcript"
       ref={scroller}
       data-testid="transcript"
       data-virtual={virtual ? 'yes' : 'no'}
-      tabIndex={-1}
+      aria-label="Conversation"
+      // A scrolling region is reachable by keyboard (it scrolls with the arrow keys once focused).
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard
+      tabIndex={0}
     >
       <div className="transcript-inner">
         {virtual ? (
@@ -106,7 +109,7 @@ export function Transcript({
           ↓ Latest
         </button>
       )}
-    </div>
+    </section>
   );
 }
 

@@ -51,17 +51,23 @@ function UsagePanelView({ requests, demo }: { requests: readonly RequestUsage[];
                 <tr
                   className="usage-row"
                   data-testid="usage-row"
-                  tabIndex={0}
-                  aria-expanded={openRow === i}
                   onClick={() => setOpenRow(openRow === i ? null : i)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter' || e.key === ' ') {
-                      e.preventDefault();
-                      setOpenRow(openRow === i ? null : i);
-                    }
-                  }}
                 >
-                  <td>{i + 1}</td>
+                  <td>
+                    {/* The row's toggle for keyboards and screen readers (a row itself cannot be expanded). */}
+                    <button
+                      type="button"
+                      className="link-btn usage-row-toggle"
+                      aria-expanded={openRow === i}
+                      aria-label={`Request ${i + 1}: ${openRow === i ? 'hide' : 'show'} its details`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setOpenRow(openRow === i ? null : i);
+                      }}
+                    >
+                      {i + 1}
+                    </button>
+                  </td>
                   <td data-field="input">{formatTokens(r.inputTokens)}</td>
                   <td data-field="output">{formatTokens(r.outputTokens)}</td>
                   <td data-field="cache-read">{formatTokens(r.cacheReadTokens)}</td>

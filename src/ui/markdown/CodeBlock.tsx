@@ -9,7 +9,8 @@ export function CodeBlock({ code, language }: { code: string; language?: string 
         <span className="md-codeblock-lang">{language ?? 'text'}</span>
         <CopyButton text={code} testId="copy-code" />
       </div>
-      <pre className="md-codeblock-body">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard */}
+      <pre className="md-codeblock-body" tabIndex={0}>
         <HighlightedCode code={code} language={language} />
       </pre>
     </div>

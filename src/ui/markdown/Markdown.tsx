@@ -82,7 +82,8 @@ function block(t: Token, key: number, tight: boolean): ReactNode {
       const tb = t as Tokens.Table;
       const align = (i: number) => tb.align[i] ?? undefined;
       return (
-        <div key={key} className="md-table-wrap">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard
+        <div key={key} className="md-table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>

@@ -1,0 +1,261 @@
+/**
+ * Accessibility: axe-core over every panel and dialog, in the light and the dark theme, with no serious
+ * or critical violation; a visible focus ring on everything the Tab key reaches; a whole session driven
+ * by the keyboard alone (no pointer at all); live regions that announce a finished answer and a
+ * permission prompt. Real Chromium, the built site, the real SDK against the mock Messages API.
+ *
+ * The axe run needs the `axe-core` package (a dev dependency); where it is not installed that test
+ * says so and is skipped, the others run.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, type Page, test } from '@playwright/test';
+import type { MockApi, ScriptedTurn } from './mock-api/server.ts';
+import { allowEverything, connect, SCREENSHOT_DIR, toolCard, waitIdle, withMockApi } from './support/app.ts';
+
+const ROOT = '/home/user/project';
+
+let api: MockApi;
+withMockApi((started) => {
+  api = started;
+});
+
+/** axe-core's browser build, when the package is installed. */
+function axeSource(): string | undefined {
+  try {
+    return readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function open(page: Page): Promise<void> {
+  await page.goto('/?sandbox=just-bash');
+  await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+}
+
+/** A session with a card of every kind, a markdown reply, and a permission prompt left waiting. */
+const SESSION: ScriptedTurn[] = [
+  {
+    content: [
+      {
+        type: 'text',
+        text: '## Plan\n\nI will **write**, edit and run:\n\n```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+      },
+      {
+        type: 'tool_use',
+        id: 'toolu_w',
+        name: 'Write',
+        input: { file_path: `${ROOT}/notes.md`, content: 'one\ntwo\n' },
+      },
+      { type: 'tool_use', id: 'toolu_b', name: 'Bash', input: { command: 'echo out; echo err >&2; exit 3' } },
+      { type: 'tool_use', id: 'toolu_g', name: 'Glob', input: { pattern: '**/*.js' } },
+      { type: 'tool_use', id: 'toolu_r', name: 'Read', input: { file_path: `${ROOT}/notes.md` } },
+    ],
+  },
+  {
+    content: [
+      {
+        type: 'tool_use',
+        id: 'toolu_e',
+        name: 'Edit',
+        input: { file_path: `${ROOT}/notes.md`, old_string: 'two', new_string: 'TWO' },
+      },
+    ],
+  },
+  { content: [{ type: 'text', text: 'All done.' }] },
+];
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+/** Serious and critical axe violations of the page as it is now. */
+async function axeProblems(page: Page, source: string, where: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: source });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    );
+}
+
+test('axe: every panel and dialog, light and dark, has no serious or critical violation', async ({
+  page,
+}) => {
+  const source = axeSource();
+  test.skip(!source, 'axe-core is not installed: `npm install -D axe-core` makes this test run');
+  if (!source) return;
+  test.setTimeout(120_000);
+  api.script(SESSION);
+  await open(page);
+  await connect(page, api);
+  await page.getByTestId('prompt-input').fill('Plan, write, edit and run.');
+  await page.getByTestId('prompt-input').press('Enter');
+  await expect(toolCard(page, 'toolu_w').getByTestId('permission-request')).toBeVisible();
+  const problems: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    problems.push(...(await axeProblems(page, source, `${scheme} chat with a permission prompt`)));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await allowEverything(page);
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('All done.');
+  await waitIdle(page);
+  await page.locator('[data-testid="file-item"][data-path="notes.md"]').click();
+  await expect(page.getByTestId('file-viewer')).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    problems.push(...(await axeProblems(page, source, `${scheme} chat, every card kind, file viewer`)));
+    for (const tab of ['terminal', 'preview', 'todos', 'usage', 'mcp', 'rules']) {
+      await page.getByTestId(`tab-${tab}`).click();
+      if (tab === 'usage') await page.getByTestId('usage-row').first().click();
+      problems.push(...(await axeProblems(page, source, `${scheme} ${tab} panel`)));
+    }
+    await page.getByTestId('tab-files').click();
+    await page.getByTestId('settings-button').click();
+    await expect(page.getByTestId('settings-dialog')).toBeVisible();
+    problems.push(...(await axeProblems(page, source, `${scheme} settings dialog`)));
+    await page.keyboard.press('Escape');
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  problems.push(...(await axeProblems(page, source, 'phone layout')));
+  expect(problems).toEqual([]);
+});
+
+/** Whether the focused element shows a ring (its own outline, or the box it sits in). */
+async function focusRing(page: Page): Promise<{ what: string; ring: boolean } | null> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return null;
+    const shows = (node: Element) => {
+      const style = getComputedStyle(node);
+      const outline = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 1;
+      return outline || (style.boxShadow !== 'none' && style.boxShadow !== '');
+    };
+    const box = el.closest('.prompt-box');
+    const what = `${el.tagName.toLowerCase()}[${el.dataset.testid ?? el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 24) ?? ''}]`;
+    return { what, ring: shows(el) || (box !== null && shows(box)) };
+  });
+}
+
+test('a visible focus ring on everything Tab reaches', async ({ page }) => {
+  api.script([{ content: [{ type: 'text', text: 'A reply with `code`.' }] }]);
+  await open(page);
+  await connect(page, api);
+  await page.getByTestId('prompt-input').fill('Hello');
+  await page.getByTestId('prompt-input').press('Enter');
+  await expect(page.getByTestId('assistant-text')).toHaveText('A reply with code.');
+  await waitIdle(page);
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  const seen = new Set<string>();
+  const missing: string[] = [];
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    const focus = await focusRing(page);
+    if (!focus) continue;
+    if (!focus.ring) missing.push(focus.what);
+    if (seen.has(focus.what) && i > 10) break;
+    seen.add(focus.what);
+  }
+  expect(seen.size).toBeGreaterThan(15);
+  expect(seen).toContain('textarea[prompt-input]');
+  expect([...seen].some((s) => s.includes('splitter'))).toBe(true);
+  expect(missing).toEqual([]);
+});
+
+/** Presses Tab (or Shift+Tab) until `testId` has focus; fails after `max` presses. */
+async function tabTo(page: Page, selector: string, max = 40, back = false): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  await expect(page.locator(selector)).toBeFocused();
+}
+
+test('a whole session by keyboard alone; live regions announce the answer and the permission prompt', async ({
+  page,
+}) => {
+  api.script([
+    {
+      content: [
+        { type: 'text', text: 'Writing the file.' },
+        {
+          type: 'tool_use',
+          id: 'toolu_kw',
+          name: 'Write',
+          input: { file_path: `${ROOT}/keys.txt`, content: 'typed\n' },
+        },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Wrote keys.txt without a mouse.' }] },
+    { content: [{ type: 'tool_use', id: 'toolu_ks', name: 'Bash', input: { command: 'sleep 30' } }] },
+  ]);
+  await open(page);
+  const keys = page.keyboard;
+  // Settings by keyboard: Ctrl+, opens it with the key field focused; Tab to the base URL; Enter saves.
+  await expect(page.getByTestId('prompt-input')).toBeFocused();
+  await keys.press('Control+,');
+  await expect(page.getByTestId('settings-dialog')).toBeVisible();
+  await expect(page.getByTestId('api-key-input')).toBeFocused();
+  await keys.type('test');
+  await tabTo(page, '[data-testid="base-url-input"]', 8);
+  await keys.press('Control+a');
+  await keys.type(api.url);
+  await keys.press('Enter');
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
+
+  // A prompt, Enter; the permission prompt takes focus, is announced, and "1" allows once.
+  await expect(page.getByTestId('prompt-input')).toBeFocused();
+  await keys.type('Write keys.txt');
+  await keys.press('Enter');
+  const alerts = page.getByTestId('live-alerts');
+  await expect(alerts).toContainText('Permission needed');
+  await expect(alerts).toContainText('Write card');
+  await expect(toolCard(page, 'toolu_kw').getByTestId('permission-request')).toBeFocused();
+  await keys.press('1');
+  await expect(toolCard(page, 'toolu_kw')).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('live-answers')).toHaveText('tabcode: Wrote keys.txt without a mouse.');
+  await waitIdle(page);
+
+  // The side panel by keyboard: arrows move between tabs, Enter on a file opens it.
+  await tabTo(page, '[data-testid="tab-files"]', 60);
+  await keys.press('ArrowRight');
+  await expect(page.getByTestId('tab-terminal')).toBeFocused();
+  await keys.press('ArrowLeft');
+  await expect(page.getByTestId('tab-files')).toBeFocused();
+  await tabTo(page, '[data-testid="file-item"][data-path="keys.txt"]', 30);
+  await keys.press('Enter');
+  await expect(page.getByTestId('file-viewer')).toHaveAttribute('data-path', 'keys.txt');
+  await expect(page.getByTestId('file-content')).toHaveText('typed');
+
+  // Ctrl+J hides and shows the side panel; Esc stops a running command.
+  await keys.press('Control+j');
+  await expect(page.getByTestId('side-panel')).toHaveCount(0);
+  await keys.press('Control+j');
+  await expect(page.getByTestId('side-panel')).toBeVisible();
+  // Back to the prompt; Shift+Tab there cycles the permission mode to "Allow everything".
+  await tabTo(page, '[data-testid="prompt-input"]', 80);
+  for (let i = 0; i < 6 && (await page.getByTestId('mode-switch').inputValue()) !== 'bypassPermissions'; i++)
+    await keys.press('Shift+Tab');
+  await expect(page.getByTestId('mode-switch')).toHaveValue('bypassPermissions');
+  await keys.type('Sleep a while');
+  await keys.press('Enter');
+  await expect(toolCard(page, 'toolu_ks')).toHaveAttribute('data-status', 'running');
+  await keys.press('Escape');
+  await expect(toolCard(page, 'toolu_ks')).toHaveAttribute('data-status', 'interrupted');
+  await expect(page.getByTestId('interrupted-marker')).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/keyboard-session.png` });
+});
