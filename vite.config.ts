@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { featureDefines } from './src/core/features.ts';
+import { pyodideAssets } from './src/runtimes/python/assets-plugin.ts';
 
 /**
  * Headers every page needs: WebContainer requires cross-origin isolation (COOP + COEP), and
@@ -15,10 +16,12 @@ export const ISOLATION_HEADERS = {
 export default defineConfig(({ mode, command }) => {
   const env = { ...process.env, ...loadEnv(mode, process.cwd(), ['ANTHROPIC_', 'TABCODE_']) };
   const apiKey = env.ANTHROPIC_API_KEY;
+  const features = featureDefines(mode, env);
   return {
-    plugins: [react()],
+    // Gate PYTHON: Pyodide's files are copied into the build (and served in dev) only with it on.
+    plugins: [react(), ...(features.__FEATURE_PYTHON__ === 'true' ? [pyodideAssets()] : [])],
     define: {
-      ...featureDefines(mode, env),
+      ...features,
       __TABCODE_DEV_PROXY__: JSON.stringify(Boolean(apiKey) && command === 'serve'),
     },
     server: {

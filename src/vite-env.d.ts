@@ -2,5 +2,7 @@
 
 /** Compile-time feature flags, set by Vite `define` per build mode (see src/core/features.ts). */
 declare const __FEATURE_POWERSHELL__: boolean;
+/** python3 in the just-bash sandbox (Pyodide): on in standard builds, off with `--mode no-python`. */
+declare const __FEATURE_PYTHON__: boolean;
 /** True in `vite dev` when ANTHROPIC_API_KEY is set: the page talks to /api/anthropic and the server adds the key. */
 declare const __TABCODE_DEV_PROXY__: boolean;

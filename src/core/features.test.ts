@@ -1,6 +1,8 @@
 /**
  * Feature gates remove gated tools from the bundle: build the app with the POWERSHELL gate off (the
- * standard production build) and on, and look for a string only the PowerShell tool contains.
+ * standard production build) and on, and look for a string only the PowerShell tool contains. The
+ * PYTHON gate is the other way round (on in standard builds): a `no-python` build must have none of
+ * python3's code and none of Pyodide's files.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { featureDefines } from './features.ts';
 
 const MARKER = 'tabcode PowerShell gate';
+/** In python3's help text (src/runtimes/python/cli.ts). */
+const PYTHON_MARKER = 'tabcode python gate';
 const outDirs: string[] = [];
+
+/** Every file name under `dir`, recursively. */
+function namesIn(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' });
+}
 
 function readAll(dir: string): string {
   let text = '';
@@ -22,11 +31,27 @@ function readAll(dir: string): string {
 }
 
 async function buildApp(mode: string): Promise<string> {
+  return (await buildInto(mode)).text;
+}
+
+/** Builds per mode, shared by the tests (a build takes seconds). */
+const builds = new Map<string, Promise<{ text: string; names: string[] }>>();
+
+function buildInto(mode: string): Promise<{ text: string; names: string[] }> {
+  let build = builds.get(mode);
+  if (!build) {
+    build = buildOnce(mode);
+    builds.set(mode, build);
+  }
+  return build;
+}
+
+async function buildOnce(mode: string): Promise<{ text: string; names: string[] }> {
   const { build } = await import('vite');
   const outDir = mkdtempSync(join(tmpdir(), `tabcode-${mode}-`));
   outDirs.push(outDir);
   await build({ mode, logLevel: 'error', build: { outDir, emptyOutDir: true } });
-  return readAll(outDir);
+  return { text: readAll(outDir), names: namesIn(outDir) };
 }
 
 afterAll(() => {
@@ -35,11 +60,29 @@ afterAll(() => {
 
 describe('feature gates', () => {
   it('are off in standard builds and on in their own mode or by env', () => {
-    expect(featureDefines('production')).toEqual({ __FEATURE_POWERSHELL__: 'false' });
-    expect(featureDefines('development')).toEqual({ __FEATURE_POWERSHELL__: 'false' });
-    expect(featureDefines('feature-powershell')).toEqual({ __FEATURE_POWERSHELL__: 'true' });
-    expect(featureDefines('production', { TABCODE_FEATURE_POWERSHELL: '1' })).toEqual({
+    expect(featureDefines('production')).toMatchObject({ __FEATURE_POWERSHELL__: 'false' });
+    expect(featureDefines('development')).toMatchObject({ __FEATURE_POWERSHELL__: 'false' });
+    expect(featureDefines('feature-powershell')).toMatchObject({ __FEATURE_POWERSHELL__: 'true' });
+    expect(featureDefines('production', { TABCODE_FEATURE_POWERSHELL: '1' })).toMatchObject({
       __FEATURE_POWERSHELL__: 'true',
+    });
+  });
+
+  it('PYTHON is on in standard builds, off with --mode no-python or TABCODE_FEATURE_PYTHON=0', () => {
+    for (const mode of ['production', 'development', 'test', 'feature-powershell'])
+      expect(featureDefines(mode)).toEqual({
+        __FEATURE_POWERSHELL__: mode === 'feature-powershell' ? 'true' : 'false',
+        __FEATURE_PYTHON__: 'true',
+      });
+    expect(featureDefines('no-python')).toEqual({
+      __FEATURE_POWERSHELL__: 'false',
+      __FEATURE_PYTHON__: 'false',
+    });
+    expect(featureDefines('production', { TABCODE_FEATURE_PYTHON: '0' })).toMatchObject({
+      __FEATURE_PYTHON__: 'false',
+    });
+    expect(featureDefines('no-python', { TABCODE_FEATURE_PYTHON: '1' })).toMatchObject({
+      __FEATURE_PYTHON__: 'true',
     });
   });
 
@@ -50,5 +93,17 @@ describe('feature gates', () => {
     expect(off).not.toContain(MARKER);
     const on = await buildApp('feature-powershell');
     expect(on).toContain(MARKER);
+  }, 240_000);
+
+  it('a no-python build has none of python3 or Pyodide; the standard build has both', async () => {
+    const standard = await buildInto('production');
+    expect(standard.text).toContain(PYTHON_MARKER);
+    expect(standard.names.some((n) => n.endsWith('pyodide.asm.wasm'))).toBe(true);
+    expect(standard.names.some((n) => n.endsWith('python_stdlib.zip'))).toBe(true);
+    const off = await buildInto('no-python');
+    expect(off.text).toContain('Glob');
+    expect(off.text).not.toContain(PYTHON_MARKER);
+    expect(off.text).not.toContain('loadPyodide');
+    expect(off.names.filter((n) => /pyodide|python_stdlib/i.test(n))).toEqual([]);
   }, 240_000);
 });
