@@ -117,3 +117,37 @@ export function toSearchDoc(e: CatalogueEntry): SearchDoc & { entry: CatalogueEn
     })),
   };
 }
+
+/** The reference servers' captured `tools/list` (filesystem, memory, legacy github, puppeteer, fetch, cloudflare). */
+export function loadReferenceServers(dataDir: string): CatalogueEntry[] {
+  const dir = join(dataDir, 'reference-servers');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) => {
+      const server = f.replace(/\.json$/, '');
+      const snap = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+        tools: { name: string; description?: string; inputSchema: ToolInputJSONSchema }[];
+      };
+      return snap.tools.map((t) => ({
+        server,
+        tool: t.name,
+        description: t.description ?? '',
+        inputSchema: t.inputSchema,
+      }));
+    });
+}
+
+/** LiveMCPBench + GitHub MCP + the reference servers (727 tools), names made unique as the pool would. */
+export function loadFullCatalogue(dataDir: string): CatalogueEntry[] {
+  const seen = new Set<string>();
+  return [...loadLiveMcpBench(dataDir), ...loadGitHubMcp(dataDir), ...loadReferenceServers(dataDir)].filter(
+    (e) => {
+      const name = mcpName(e.server, e.tool);
+      if (seen.has(name)) return false;
+      seen.add(name);
+      return true;
+    },
+  );
+}

@@ -1,13 +1,18 @@
 /**
- * Keyword ranking for ToolSearch: BM25F over the fields of a tool (name parts, server, searchHint,
+ * The lexical stage of ToolSearch: BM25F over the fields of a tool (name parts, server, searchHint,
  * description, parameter names, parameter descriptions), each with its own weight and length
- * normalization, over light-stemmed terms without stop words, times a boost for how much of the tool's
- * own name the query covers (a query that says "geocode an address" names `geocode_address`).
- *
- * Plain BM25 over one bag of words loses to this on real catalogues (bench/tool-search.ts): names are
- * short and decisive but drown in long descriptions, `file_path` and `filePath` and "files" are one
- * term here and three there, and generic words ("the", "using") add noise. Pure functions.
+ * normalization, over stemmed terms without stop words (./tokenize.ts), with an inverted index built once
+ * per catalogue. On top of plain term matching:
+ * - a query's camelCase compound is used whole when the catalogue knows it ("GitHub" → github);
+ * - a stem also matches its close relatives in the catalogue's vocabulary (same first
+ *   FAMILY_MIN_PREFIX letters, one a prefix of the other, at most FAMILY_MAX_EXTRA letters longer:
+ *   "notif"/"notifi", "regist"/"registr"), at FAMILY_WEIGHT;
+ * - expansions from the semantic stage (./semantic.ts) join as weighted alternatives of the query word
+ *   they came from; a query word scores a tool once, by its best alternative;
+ * - a small boost for the share of the tool's own name the query covers.
+ * Pure functions; never throw.
  */
+import { docTerms, termOf, tokenize } from './tokenize.ts';
 
 /** What a tool offers to search. */
 export interface SearchDoc {
@@ -26,15 +31,15 @@ type Field = 'name' | 'server' | 'hint' | 'description' | 'paramNames' | 'paramT
 const FIELDS: readonly Field[] = ['name', 'server', 'hint', 'description', 'paramNames', 'paramText'];
 
 /** Field weights and BM25 length normalization (b). Names are short and decisive; prose is long. */
-const WEIGHT: Record<Field, number> = {
-  name: 3,
-  server: 1.2,
+export const FIELD_WEIGHT: Record<Field, number> = {
+  name: 2,
+  server: 1,
   hint: 2,
   description: 1,
-  paramNames: 0.8,
+  paramNames: 0.6,
   paramText: 0.3,
 };
-const B: Record<Field, number> = {
+const FIELD_B: Record<Field, number> = {
   name: 0.3,
   server: 0.3,
   hint: 0.5,
@@ -44,137 +49,109 @@ const B: Record<Field, number> = {
 };
 const K1 = 1.2;
 /** How much a query covering the whole tool name multiplies the score by (1 + NAME_BOOST). */
-const NAME_BOOST = 0.6;
+export const NAME_BOOST = 0.3;
+/** Stem relatives: shortest shared prefix, most extra letters, and their weight against an exact match. */
+export const FAMILY_MIN_PREFIX = 5;
+export const FAMILY_MAX_EXTRA = 3;
+export const FAMILY_WEIGHT = 0.8;
+/** Description text indexed per tool (long descriptions add noise, not recall). */
+export const MAX_INDEXED_DESCRIPTION = 4000;
+/** Distinct query words ranked (a pasted page is cut to its first words). */
+export const MAX_QUERY_WORDS = 64;
 
-export const STOP_WORDS: ReadonlySet<string> = new Set(
-  (
-    'a an the of to in on for with and or by from as at is are be been was were this that these those it its ' +
-    'into onto using use used via per each any all some such than then there their them they we you your our ' +
-    'i me my can could should would will shall may might must do does did done has have had not no yes if ' +
-    'so up out about over under also only just more most other which what when where who whom how why ' +
-    'please etc e g ie eg based given within without between both'
-  ).split(' '),
-);
-
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
-
-/** Lower-cased words of `text`: camelCase and snake_case split, CJK runs as character bigrams. */
-export function words(text: string): string[] {
-  const spaced = text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase();
-  const out: string[] = [];
-  for (const run of spaced.split(/[^a-z0-9\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/)) {
-    if (!run) continue;
-    if (!CJK.test(run)) {
-      out.push(run);
-      continue;
-    }
-    // Mixed runs: latin parts as words, CJK parts as bigrams.
-    for (const part of run.split(/([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+)/)) {
-      if (!part) continue;
-      if (!CJK.test(part)) out.push(part);
-      else if (part.length === 1) out.push(part);
-      else for (let i = 0; i < part.length - 1; i++) out.push(part.slice(i, i + 2));
-    }
-  }
-  return out;
+interface Posting {
+  docs: number[];
+  /** Field-weighted, length-normalized term frequency, per doc in `docs`. */
+  tfw: number[];
 }
 
-/** A light English stemmer: plural, -ing, -ed, -ation forms and a final e fold together. */
-export function stem(word: string): string {
-  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-  let w = word;
-  const rules: [RegExp, string][] = [
-    [/ational$/, 'ate'],
-    [/ization$/, 'ize'],
-    [/ations?$/, 'ate'],
-    [/(ness|ments?)$/, ''],
-    [/ies$/, 'y'],
-    [/sses$/, 'ss'],
-    [/([^su])s$/, '$1'],
-  ];
-  for (const [re, to] of rules) {
-    const next = w.replace(re, to);
-    if (next !== w && next.length >= 3) {
-      w = next;
-      break;
-    }
-  }
-  for (const suffix of ['ing', 'ed']) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
-      w = w.slice(0, -suffix.length);
-      if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
-      break;
-    }
-  }
-  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
-  return w;
+/** The inverted index of one catalogue. */
+export interface SearchIndex<D extends SearchDoc = SearchDoc> {
+  docs: readonly D[];
+  postings: Map<string, Posting>;
+  /** Per doc: its distinct name terms (for the coverage boost). */
+  nameTerms: string[][];
+  /** Per doc: its lower-case name, server and name terms (for `+required`). */
+  lowerNames: string[];
+  /** Stems by their first FAMILY_MIN_PREFIX letters. */
+  families: Map<string, string[]>;
+  /** Surface words of the catalogue (a–z), with the term each indexes as (for the semantic stage). */
+  vocabulary: Map<string, string>;
 }
 
-/** Search terms of `text`: words without stop words, stemmed. */
-export function terms(text: string): string[] {
-  return words(text)
-    .filter((w) => !STOP_WORDS.has(w))
-    .map(stem);
-}
-
-interface IndexedDoc {
-  doc: SearchDoc;
-  tf: Record<Field, Map<string, number>>;
-  len: Record<Field, number>;
-  nameTerms: string[];
-  /** Every distinct term of every field (for document frequencies). */
-  allTerms: string[];
-  /** Lower-cased name for `+required` checks. */
-  lowerName: string;
-}
-
-const indexed = new WeakMap<SearchDoc, IndexedDoc>();
-
-function counts(list: readonly string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const t of list) m.set(t, (m.get(t) ?? 0) + 1);
-  return m;
-}
-
-function indexDoc(doc: SearchDoc): IndexedDoc {
-  const hit = indexed.get(doc);
-  if (hit) return hit;
-  const toolName = doc.toolName ?? doc.name;
-  const fieldTerms: Record<Field, string[]> = {
-    name: terms(toolName),
-    server: terms(doc.server ?? ''),
-    hint: terms(doc.searchHint ?? ''),
-    description: terms(doc.description),
-    paramNames: doc.params.flatMap((p) => terms(p.name)),
-    paramText: doc.params.flatMap((p) => terms(p.description ?? '')),
+function fieldTerms(doc: SearchDoc): Record<Field, string[]> {
+  return {
+    name: docTerms(doc.toolName ?? doc.name),
+    server: docTerms(doc.server ?? ''),
+    hint: docTerms(doc.searchHint ?? ''),
+    description: docTerms(doc.description.slice(0, MAX_INDEXED_DESCRIPTION)),
+    paramNames: doc.params.flatMap((p) => docTerms(p.name)),
+    paramText: doc.params.flatMap((p) => docTerms((p.description ?? '').slice(0, 500))),
   };
-  const tf = {} as Record<Field, Map<string, number>>;
-  const len = {} as Record<Field, number>;
+}
+
+function collectVocabulary(doc: SearchDoc, into: Map<string, string>): void {
+  const text = [
+    doc.toolName ?? doc.name,
+    doc.description.slice(0, MAX_INDEXED_DESCRIPTION),
+    doc.searchHint ?? '',
+  ]
+    .concat(doc.params.map((p) => p.name))
+    .join(' ');
+  for (const t of tokenize(text)) {
+    for (const w of t.parts ? [t.word, ...t.parts] : [t.word]) {
+      if (into.has(w) || !/^[a-z]+$/.test(w)) continue;
+      const term = termOf(w);
+      if (term) into.set(w, term);
+    }
+  }
+}
+
+/** Builds the index of `docs` (linear in their text). */
+export function buildSearchIndex<D extends SearchDoc>(docs: readonly D[]): SearchIndex<D> {
+  const perDoc = docs.map(fieldTerms);
+  const avg = {} as Record<Field, number>;
   for (const f of FIELDS) {
-    tf[f] = counts(fieldTerms[f]);
-    len[f] = fieldTerms[f].length;
+    avg[f] = Math.max(1, perDoc.reduce((s, d) => s + d[f].length, 0) / Math.max(1, docs.length));
   }
-  const entry: IndexedDoc = {
-    doc,
-    tf,
-    len,
-    nameTerms: [...new Set(fieldTerms.name)],
-    allTerms: [...new Set(FIELDS.flatMap((f) => fieldTerms[f]))],
-    lowerName: doc.name.toLowerCase(),
+  const postings = new Map<string, Posting>();
+  const vocabulary = new Map<string, string>();
+  perDoc.forEach((fields, i) => {
+    const tfw = new Map<string, number>();
+    for (const f of FIELDS) {
+      const norm = 1 - FIELD_B[f] + (FIELD_B[f] * fields[f].length) / avg[f];
+      for (const t of fields[f]) tfw.set(t, (tfw.get(t) ?? 0) + FIELD_WEIGHT[f] / norm);
+    }
+    for (const [t, w] of tfw) {
+      let p = postings.get(t);
+      if (!p) {
+        p = { docs: [], tfw: [] };
+        postings.set(t, p);
+      }
+      p.docs.push(i);
+      p.tfw.push(w);
+    }
+    collectVocabulary(docs[i], vocabulary);
+  });
+  const families = new Map<string, string[]>();
+  for (const t of postings.keys()) {
+    if (t.length < FAMILY_MIN_PREFIX || !/^[a-z]+$/.test(t)) continue;
+    const key = t.slice(0, FAMILY_MIN_PREFIX);
+    const list = families.get(key);
+    if (list) list.push(t);
+    else families.set(key, [t]);
+  }
+  return {
+    docs,
+    postings,
+    nameTerms: perDoc.map((d) => [...new Set(d.name)]),
+    lowerNames: docs.map((d, i) => `${d.name} ${d.server ?? ''} ${perDoc[i].name.join(' ')}`.toLowerCase()),
+    families,
+    vocabulary,
   };
-  indexed.set(doc, entry);
-  return entry;
 }
 
-export interface RankedDoc<D extends SearchDoc = SearchDoc> {
-  doc: D;
-  score: number;
-}
-
-/** A parsed keyword query: `+term` must appear in the tool name; the other terms rank. */
+/** A parsed keyword query: `+term` must appear in the tool name; the other words rank. */
 export interface KeywordQuery {
   required: string[];
   optional: string[];
@@ -191,72 +168,178 @@ export function parseKeywordQuery(query: string): KeywordQuery {
   return { required, optional };
 }
 
-/** True when the tool name contains the required word (as a substring, or a name term by stem). */
-function hasRequired(d: IndexedDoc, word: string): boolean {
-  if (d.lowerName.includes(word)) return true;
-  const ts = terms(word);
-  return ts.length > 0 && ts.every((t) => d.nameTerms.includes(t) || d.tf.server.has(t));
+/** One word of the query: the terms that may stand for it, each with a weight (1 = the word itself). */
+export interface QueryWord {
+  word: string;
+  alternatives: Map<string, number>;
+}
+
+/** Expansions from the semantic stage: for a query word, catalogue words with their similarity (0–1). */
+export type Expansions = ReadonlyMap<string, readonly { word: string; similarity: number }[]>;
+
+/** Weight of a semantic expansion with similarity 1 (an exact match weighs 1). */
+export const EXPANSION_WEIGHT = 0.6;
+
+/** The query's words with their alternatives: compound or parts, stem relatives, semantic expansions. */
+export function queryWords(index: SearchIndex, text: string, expansions?: Expansions): QueryWord[] {
+  const out = new Map<string, QueryWord>();
+  const add = (word: string, term: string) => {
+    if (out.has(word) || out.size >= MAX_QUERY_WORDS) return;
+    const alternatives = new Map<string, number>([[term, 1]]);
+    if (term.length >= FAMILY_MIN_PREFIX) {
+      for (const rel of index.families.get(term.slice(0, FAMILY_MIN_PREFIX)) ?? []) {
+        const [short, long] = rel.length < term.length ? [rel, term] : [term, rel];
+        if (rel !== term && long.startsWith(short) && long.length - short.length <= FAMILY_MAX_EXTRA) {
+          alternatives.set(rel, FAMILY_WEIGHT);
+        }
+      }
+    }
+    for (const e of expansions?.get(word) ?? []) {
+      const t = index.vocabulary.get(e.word) ?? termOf(e.word);
+      const w = EXPANSION_WEIGHT * e.similarity;
+      if (t && (alternatives.get(t) ?? 0) < w) alternatives.set(t, w);
+    }
+    out.set(word, { word, alternatives });
+  };
+  for (const tok of tokenize(text)) {
+    const whole = termOf(tok.word);
+    if (tok.parts && !(whole && index.postings.has(whole))) {
+      for (const p of tok.parts) {
+        const t = termOf(p);
+        if (t) add(p, t);
+      }
+    } else if (whole) add(tok.word, whole);
+  }
+  return [...out.values()];
+}
+
+/** True when the tool name (or server) holds the required word, as a substring or a name term by stem. */
+function hasRequired(index: SearchIndex, i: number, word: string): boolean {
+  const lower = index.lowerNames[i];
+  if (lower.includes(word)) return true;
+  const t = termOf(word);
+  return t !== null && lower.split(' ').includes(t);
+}
+
+export interface RankedDoc<D extends SearchDoc = SearchDoc> {
+  doc: D;
+  score: number;
+}
+
+export interface RankOptions {
+  limit?: number;
+  expansions?: Expansions;
 }
 
 /**
- * Ranks `docs` for a keyword query (`+term` required in the name, other words ranked). Returns the
- * matching docs with a positive score, best first (ties keep catalogue order), at most `limit`.
+ * Ranks the index's docs for a keyword query (`+term` required in the name, other words ranked).
+ * Returns docs with a positive score, best first (ties keep catalogue order), at most `limit`.
  */
+export function rankIndex<D extends SearchDoc>(
+  index: SearchIndex<D>,
+  query: string,
+  options: RankOptions = {},
+): RankedDoc<D>[] {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const { required, optional } = parseKeywordQuery(query);
+  const n = index.docs.length;
+  let allowed: Uint8Array | undefined;
+  if (required.length) {
+    allowed = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (required.every((w) => hasRequired(index, i, w))) allowed[i] = 1;
+  }
+  const qws = queryWords(index, optional.join(' '), options.expansions);
+  if (qws.length === 0) {
+    if (!allowed) return [];
+    const out: RankedDoc<D>[] = [];
+    for (let i = 0; i < n && out.length < limit; i++)
+      if (allowed[i]) out.push({ doc: index.docs[i], score: 1 });
+    return out;
+  }
+  const idf = (t: string) => {
+    const df = index.postings.get(t)?.docs.length ?? 0;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  };
+  const score = new Float64Array(n);
+  const best = new Float64Array(n);
+  const touched: number[] = [];
+  const matchedTerms = new Map<number, Set<string>>();
+  for (const qw of qws) {
+    const hit: number[] = [];
+    for (const [term, weight] of qw.alternatives) {
+      const p = index.postings.get(term);
+      if (!p) continue;
+      const w = weight * idf(term);
+      for (let k = 0; k < p.docs.length; k++) {
+        const i = p.docs[k];
+        if (allowed && !allowed[i]) continue;
+        const s = (w * (p.tfw[k] * (K1 + 1))) / (p.tfw[k] + K1);
+        if (best[i] === 0) hit.push(i);
+        if (s > best[i]) best[i] = s;
+        if (weight === 1) {
+          let m = matchedTerms.get(i);
+          if (!m) {
+            m = new Set();
+            matchedTerms.set(i, m);
+          }
+          m.add(term);
+        }
+      }
+    }
+    for (const i of hit) {
+      if (score[i] === 0) touched.push(i);
+      score[i] += best[i];
+      best[i] = 0;
+    }
+  }
+  const ranked: { i: number; s: number }[] = [];
+  for (const i of touched) {
+    let s = score[i];
+    const names = index.nameTerms[i];
+    const matched = matchedTerms.get(i);
+    if (names.length && matched) {
+      let all = 0;
+      let hitIdf = 0;
+      for (const t of names) {
+        const w = idf(t);
+        all += w;
+        if (matched.has(t)) hitIdf += w;
+      }
+      if (all > 0) s *= 1 + (NAME_BOOST * hitIdf) / all;
+    }
+    ranked.push({ i, s });
+  }
+  ranked.sort((a, b) => b.s - a.s || a.i - b.i);
+  return ranked.slice(0, limit).map((r) => ({ doc: index.docs[r.i], score: r.s }));
+}
+
+const indexes = new WeakMap<readonly SearchDoc[], SearchIndex>();
+
+/** Ranks `docs` for a keyword query (the index is built once per docs array). See rankIndex. */
 export function rankTools<D extends SearchDoc>(
   query: string,
   docs: readonly D[],
-  limit = Infinity,
+  limit = Number.POSITIVE_INFINITY,
+  expansions?: Expansions,
 ): RankedDoc<D>[] {
-  const { required, optional } = parseKeywordQuery(query);
-  const all = docs.map(indexDoc);
-  const pool = required.length ? all.filter((d) => required.every((w) => hasRequired(d, w))) : all;
-  const queryTerms = [...new Set(optional.flatMap(terms))];
-  if (queryTerms.length === 0) {
-    // Only required words: every tool that has them, in catalogue order.
-    return required.length ? pool.slice(0, limit).map((d) => ({ doc: d.doc as D, score: 1 })) : [];
+  let index = indexes.get(docs) as SearchIndex<D> | undefined;
+  if (!index) {
+    index = buildSearchIndex(docs);
+    indexes.set(docs, index);
   }
+  return rankIndex(index, query, { limit, expansions });
+}
 
-  const n = all.length;
-  const avg = {} as Record<Field, number>;
-  for (const f of FIELDS) avg[f] = Math.max(1, all.reduce((s, d) => s + d.len[f], 0) / Math.max(1, n));
-  const df = new Map<string, number>();
-  for (const d of all) for (const t of d.allTerms) df.set(t, (df.get(t) ?? 0) + 1);
-  const idfs = new Map<string, number>();
-  const idf = (t: string): number => {
-    let v = idfs.get(t);
-    if (v === undefined) {
-      const count = df.get(t) ?? 0;
-      v = Math.log(1 + (n - count + 0.5) / (count + 0.5));
-      idfs.set(t, v);
-    }
-    return v;
-  };
-  const querySet = new Set(queryTerms);
-
-  const scored: { d: IndexedDoc; score: number; order: number }[] = [];
-  pool.forEach((d, order) => {
-    let score = 0;
-    for (const t of queryTerms) {
-      let tfw = 0;
-      for (const f of FIELDS) {
-        const tf = d.tf[f].get(t);
-        if (!tf) continue;
-        tfw += (WEIGHT[f] * tf) / (1 - B[f] + (B[f] * d.len[f]) / avg[f]);
-      }
-      if (tfw > 0) score += idf(t) * ((tfw * (K1 + 1)) / (tfw + K1));
-    }
-    if (score <= 0) return;
-    // Share of the tool's own name (by idf) that the query mentions.
-    let nameAll = 0;
-    let nameHit = 0;
-    for (const t of d.nameTerms) {
-      const w = idf(t);
-      nameAll += w;
-      if (querySet.has(t)) nameHit += w;
-    }
-    if (nameAll > 0) score *= 1 + (NAME_BOOST * nameHit) / nameAll;
-    scored.push({ d, score, order });
-  });
-  scored.sort((a, b) => b.score - a.score || a.order - b.order);
-  return scored.slice(0, limit).map((s) => ({ doc: s.d.doc as D, score: s.score }));
+/**
+ * The query's a–z words the catalogue lacks: no term of theirs (nor a stem relative) is indexed. These
+ * are the words the semantic stage expands.
+ */
+export function gapWords(index: SearchIndex, text: string): string[] {
+  const { optional } = parseKeywordQuery(text);
+  const out: string[] = [];
+  for (const qw of queryWords(index, optional.join(' '))) {
+    if (!/^[a-z]+$/.test(qw.word)) continue;
+    if (![...qw.alternatives.keys()].some((t) => index.postings.has(t))) out.push(qw.word);
+  }
+  return out;
 }

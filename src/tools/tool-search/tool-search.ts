@@ -18,8 +18,21 @@ import {
 } from '../../core/constants.ts';
 import { isDeferredTool, toolReferenceBlock } from '../../core/deferred-tools.ts';
 import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
+import { defaultSemanticStage } from './default-semantic.ts';
 import promptText from './prompt.md?raw';
-import { rankTools, type SearchDoc } from './ranking.ts';
+import { type Expansions, gapWords } from './ranking.ts';
+import {
+  indexFor,
+  isKeywordQuery,
+  searchTools as runSearch,
+  type SearchOptions,
+  type SearchOutcome,
+  TOOL_SEARCH_MAX_QUERY_CHARS,
+  toolSearchDoc,
+} from './search.ts';
+import type { SemanticStage } from './semantic.ts';
+
+export { toolSearchDoc };
 
 const PROMPT = promptText
   .replaceAll('{{DEFAULT_MAX_RESULTS}}', String(TOOL_SEARCH_DEFAULT_MAX_RESULTS))
@@ -52,100 +65,86 @@ export interface ToolSearchOutput {
   totalDeferred: number;
   /** MCP servers still connecting when the search ran. */
   connecting: string[];
-  /** Names asked for with select: (or exactly) that are already loaded or do not exist. */
+  /** What the model should know besides the matches (sent beside them, or alone when none matched). */
   notes: string[];
+  /** How the semantic stage took part, for the UI: 'used', 'not needed', or why it did not. */
+  semantic?: string;
 }
 
-const docs = new WeakMap<AnyTool, SearchDoc>();
+/** Longest wait for the semantic stage on a query (the first one waits for the table to load). */
+export const SEMANTIC_WAIT_MS = 1500;
 
-/** What ToolSearch indexes for a tool: name parts, server, searchHint, description, parameters. */
-export function toolSearchDoc(tool: AnyTool): SearchDoc {
-  let doc = docs.get(tool);
-  if (doc) return doc;
-  const props = (tool.inputJSONSchema.properties ?? {}) as Record<string, { description?: unknown }>;
-  let description = '';
-  try {
-    description = tool.description();
-  } catch {
-    description = '';
-  }
-  doc = {
-    name: tool.name,
-    toolName: tool.mcpInfo?.toolName ?? tool.name,
-    server: tool.mcpInfo?.serverName,
-    searchHint: tool.searchHint,
-    description,
-    params: Object.entries(props).map(([name, p]) => ({
-      name,
-      description: typeof p?.description === 'string' ? p.description : undefined,
-    })),
-  };
-  docs.set(tool, doc);
-  return doc;
-}
-
-/** Finds a tool by exact name, then case-insensitively. */
-function byName(tools: readonly AnyTool[], name: string): AnyTool | undefined {
-  return tools.find((t) => t.name === name) ?? tools.find((t) => t.name.toLowerCase() === name.toLowerCase());
-}
-
-/** Runs a query over `pool`. Pure; exported for tests and benchmarks. */
+/** Runs a query over `pool` (lexical stage only; `options.expansions` adds semantic ones). Pure. */
 export function searchTools(
   pool: readonly AnyTool[],
   query: string,
   maxResults: number = TOOL_SEARCH_DEFAULT_MAX_RESULTS,
-): { matches: string[]; notes: string[] } {
-  const deferred = pool.filter(isDeferredTool);
-  const q = query.trim();
-  const notes: string[] = [];
-
-  const pick = (names: string[]) => {
-    const matches: string[] = [];
-    for (const raw of names) {
-      const tool = byName(pool, raw);
-      if (!tool) notes.push(`No tool named ${raw}.`);
-      else if (!isDeferredTool(tool)) notes.push(`${tool.name} is already loaded; call it directly.`);
-      else if (!matches.includes(tool.name)) matches.push(tool.name);
-    }
-    return { matches, notes };
-  };
-
-  if (/^select:/i.test(q)) {
-    return pick(
-      q
-        .slice('select:'.length)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    );
-  }
-  if (!/\s/.test(q) && byName(pool, q)) return pick([q]);
-  if (/^mcp__[^\s]+$/.test(q)) {
-    const prefix = q.replace(/_+$/, '');
-    const server = deferred
-      .filter((t) => t.name === prefix || t.name.startsWith(`${prefix}__`) || t.name.startsWith(prefix))
-      .map((t) => t.name)
-      .sort();
-    if (server.length > 0) {
-      if (server.length > maxResults) {
-        notes.push(`${server.length - maxResults} more tools match ${q}; raise max_results or add keywords.`);
-      }
-      return { matches: server.slice(0, maxResults), notes };
-    }
-  }
-  const ranked = rankTools(q, deferred.map(toolSearchDoc), maxResults);
-  return { matches: ranked.map((r) => r.doc.name), notes };
+  options: SearchOptions = {},
+): SearchOutcome {
+  return runSearch(pool, query, maxResults, options);
 }
 
-/** The text the model sees when nothing matched. */
-export function noMatchText(output: ToolSearchOutput): string {
-  const lines = [
-    output.totalDeferred === 0
-      ? `No deferred tools match "${output.query}": none are available${output.connecting.length ? ' yet' : ''}.`
-      : `No deferred tools match "${output.query}" (${output.totalDeferred} deferred tools are available). Try other keywords, "select:<exact name>" for a name from the announcements, or "mcp__<server>" to list a server's tools.`,
-    ...output.notes,
-  ];
-  if (output.connecting.length) {
+/**
+ * Semantic expansions for a keyword query: only for the query words the catalogue lacks. Never rejects;
+ * the second value says how the stage took part (for the UI).
+ */
+async function semanticExpansions(
+  stage: SemanticStage | undefined,
+  deferred: readonly AnyTool[],
+  query: string,
+): Promise<{ expansions?: Expansions; semantic: string }> {
+  if (!stage) return { semantic: 'off (no semantic stage here)' };
+  const index = indexFor(deferred);
+  const gaps = gapWords(index, query.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS));
+  const before = stage.status();
+  if (before.state === 'failed')
+    return { semantic: `lexical only: the semantic stage failed (${before.reason})` };
+  if (gaps.length === 0) return { semantic: 'not needed (every query word is in the catalogue)' };
+  const expansions = await stage.expand(
+    catalogueKey(index),
+    [...index.vocabulary.keys()],
+    gaps,
+    SEMANTIC_WAIT_MS,
+  );
+  const after = stage.status();
+  if (expansions) return { expansions, semantic: `used for: ${gaps.join(', ')}` };
+  if (after.state === 'failed')
+    return { semantic: `lexical only: the semantic stage failed (${after.reason})` };
+  return { semantic: 'lexical only: the semantic stage is still loading' };
+}
+
+const catalogueKeys = new WeakMap<object, string>();
+let nextCatalogue = 1;
+function catalogueKey(index: object): string {
+  let key = catalogueKeys.get(index);
+  if (!key) {
+    key = `catalogue-${nextCatalogue++}`;
+    catalogueKeys.set(index, key);
+  }
+  return key;
+}
+
+/** The text the model sees: a summary line when nothing matched, then every note. */
+export function resultText(output: ToolSearchOutput): string {
+  const lines: string[] = [];
+  if (
+    output.matches.length === 0 &&
+    !output.notes.some((n) =>
+      /^(No MCP server|MCP server \S+ is still connecting|No tool of MCP server)/.test(n),
+    )
+  ) {
+    lines.push(
+      output.totalDeferred === 0
+        ? `No deferred tools match "${output.query}": none are available${output.connecting.length ? ' yet' : ''}.`
+        : `No deferred tools match "${output.query}" (${output.totalDeferred} deferred tools are available). Try other keywords, "select:<exact name>" for a name from the announcements, or "mcp__<server>" to list a server's tools.`,
+    );
+  }
+  lines.push(...output.notes);
+  if (
+    output.matches.length === 0 &&
+    output.connecting.length &&
+    !lines.some((l) => l.includes('connecting'))
+  ) {
     lines.push(
       `MCP servers still connecting: ${output.connecting.join(', ')}. Their tools are not listed yet; search again once they are announced.`,
     );
@@ -156,10 +155,14 @@ export function noMatchText(output: ToolSearchOutput): string {
 export interface ToolSearchOptions {
   /** Names of MCP servers still connecting (their tools are not in the pool yet). */
   connectingServers?: () => readonly string[];
+  /** The semantic stage (default: the page's worker stage; none in Node). null: lexical only. */
+  semantic?: SemanticStage | null;
 }
 
-/** A ToolSearch tool; `connectingServers` lets a no-match answer name servers still connecting. */
+/** A ToolSearch tool; `connectingServers` lets its answers name servers still connecting. */
 export function createToolSearchTool(options: ToolSearchOptions = {}) {
+  const stageOf = () =>
+    options.semantic === null ? undefined : (options.semantic ?? defaultSemanticStage());
   return buildTool<typeof inputSchema, ToolSearchOutput>({
     name: TOOL_SEARCH_TOOL_NAME,
     searchHint: 'find load deferred mcp tools schema',
@@ -174,33 +177,49 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
     isConcurrencySafe: () => true,
     checkPermissions: async () => ({ behavior: 'allow' }),
 
+    validateInput(input) {
+      return input.query.trim() === ''
+        ? 'The query is empty. Give keywords ("create issue"), "select:<exact tool name>", or "mcp__<server>".'
+        : null;
+    },
+
     async call(input, ctx) {
       const pool = ctx.options.tools;
-      const { matches, notes } = searchTools(pool, input.query, input.max_results);
       let connecting: string[] = [];
       try {
         connecting = [...(options.connectingServers?.() ?? [])];
       } catch {
         connecting = [];
       }
+      const deferred = pool.filter(isDeferredTool);
+      const stage = stageOf();
+      if (deferred.length && stage) stage.warm();
+      let expansions: Expansions | undefined;
+      let semantic: string | undefined;
+      if (deferred.length && isKeywordQuery(pool, input.query)) {
+        ({ expansions, semantic } = await semanticExpansions(stage, deferred, input.query));
+      }
+      const { matches, notes } = searchTools(pool, input.query, input.max_results, {
+        connecting,
+        expansions,
+      });
       return {
         data: {
           query: input.query,
           matches,
-          totalDeferred: pool.filter(isDeferredTool).length,
+          totalDeferred: deferred.length,
           connecting,
           notes,
+          ...(semantic ? { semantic } : {}),
         },
       };
     },
 
     mapToolResultToToolResultBlockParam(output, toolUseId) {
-      if (output.matches.length === 0) return textResult(toolUseId, noMatchText(output));
-      return {
-        type: 'tool_result',
-        tool_use_id: toolUseId,
-        content: output.matches.map(toolReferenceBlock) as never,
-      };
+      if (output.matches.length === 0) return textResult(toolUseId, resultText(output));
+      const content: unknown[] = output.matches.map(toolReferenceBlock);
+      if (output.notes.length) content.push({ type: 'text', text: output.notes.join('\n') });
+      return { type: 'tool_result', tool_use_id: toolUseId, content: content as never };
     },
 
     renderToolUseMessage(input) {
@@ -212,8 +231,10 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
     },
 
     renderToolResultMessage(output) {
-      if (output.matches.length === 0) return { kind: 'text', text: noMatchText(output) };
-      return { kind: 'text', text: `Loaded: ${output.matches.join(', ')}` };
+      const semantic = output.semantic ? `\nSemantic stage: ${output.semantic}` : '';
+      if (output.matches.length === 0) return { kind: 'text', text: resultText(output) + semantic };
+      const notes = output.notes.length ? `\n${output.notes.join('\n')}` : '';
+      return { kind: 'text', text: `Loaded: ${output.matches.join(', ')}${notes}${semantic}` };
     },
 
     toAutoClassifierInput: (input) => input.query,

@@ -1,0 +1,254 @@
+/**
+ * What a ToolSearch query finds, and the notes the model gets with it. Query forms:
+ * - `select:A,B` loads exact names (notes for names that do not exist or are already loaded);
+ * - one exact tool name loads that tool;
+ * - `mcp__<server>` (or `mcp__<server>__<start of a tool name>`) lists that server's deferred tools,
+ *   matching the `mcp__<server>__` prefix exactly (so `mcp__git` never lists github's tools); a server
+ *   still connecting, or one that does not exist, is said so (never a keyword search instead);
+ * - anything else is keywords, ranked by ./ranking.ts (plus the semantic stage's expansions when given).
+ * The same tool offered by two servers (same tool name and input schema) takes one slot: the best-ranked
+ * copy is loaded and a note names the others. Pure; never throws.
+ */
+import { isDeferredTool } from '../../core/deferred-tools.ts';
+import { hashString } from '../../core/hash.ts';
+import type { AnyTool } from '../../core/tool.ts';
+import { buildSearchIndex, type Expansions, rankIndex, type SearchDoc, type SearchIndex } from './ranking.ts';
+
+/** Longest query ranked; a longer one is cut (and the answer says so). */
+export const TOOL_SEARCH_MAX_QUERY_CHARS = 1000;
+/** Candidates ranked before duplicates are grouped (enough to fill max_results after grouping). */
+const GROUPING_HEADROOM = 3;
+
+export interface SearchOutcome {
+  /** Deferred tools to load, best first. */
+  matches: string[];
+  /** What the model should know besides the matches (always sent, matches or not). */
+  notes: string[];
+}
+
+export interface SearchOptions {
+  /** MCP servers still connecting (their tools are not in the pool yet). */
+  connecting?: readonly string[];
+  /** Semantic expansions of the query's words (./semantic.ts). */
+  expansions?: Expansions;
+}
+
+const docs = new WeakMap<AnyTool, SearchDoc>();
+
+/** What ToolSearch indexes for a tool: name parts, server, searchHint, description, parameters. */
+export function toolSearchDoc(tool: AnyTool): SearchDoc {
+  let doc = docs.get(tool);
+  if (doc) return doc;
+  const props = (tool.inputJSONSchema?.properties ?? {}) as Record<string, { description?: unknown }>;
+  let description = '';
+  try {
+    description = tool.description();
+  } catch {
+    description = '';
+  }
+  doc = {
+    name: tool.name,
+    toolName: tool.mcpInfo?.toolName ?? tool.name,
+    server: tool.mcpInfo?.serverName,
+    searchHint: tool.searchHint,
+    description: typeof description === 'string' ? description : '',
+    params: Object.entries(props).map(([name, p]) => ({
+      name,
+      description: typeof p?.description === 'string' ? p.description : undefined,
+    })),
+  };
+  docs.set(tool, doc);
+  return doc;
+}
+
+let lastIndex: { tools: readonly AnyTool[]; index: SearchIndex<SearchDoc & { tool: AnyTool }> } | undefined;
+
+/** The index of these deferred tools, rebuilt only when the list changes (one index per catalogue). */
+export function indexFor(tools: readonly AnyTool[]): SearchIndex<SearchDoc & { tool: AnyTool }> {
+  const prev = lastIndex;
+  if (prev && prev.tools.length === tools.length && prev.tools.every((t, i) => t === tools[i])) {
+    return prev.index;
+  }
+  const index = buildSearchIndex(tools.map((tool) => ({ ...toolSearchDoc(tool), tool })));
+  lastIndex = { tools: [...tools], index };
+  return index;
+}
+
+const duplicateKeys = new WeakMap<AnyTool, string>();
+/** Tools with the same key are one tool served twice: same own name, same input schema. */
+function duplicateKey(tool: AnyTool): string {
+  let key = duplicateKeys.get(tool);
+  if (key === undefined) {
+    let schema = '';
+    try {
+      schema = JSON.stringify(tool.inputJSONSchema ?? {});
+    } catch {
+      schema = tool.name;
+    }
+    key = `${tool.mcpInfo?.toolName ?? tool.name}\u0000${hashString(schema)}`;
+    duplicateKeys.set(tool, key);
+  }
+  return key;
+}
+
+/** `ranked` with later copies of a tool folded into the first; notes name the copies. */
+export function groupDuplicates(ranked: readonly AnyTool[]): {
+  tools: AnyTool[];
+  copies: Map<string, string[]>;
+} {
+  const first = new Map<string, AnyTool>();
+  const copies = new Map<string, string[]>();
+  const tools: AnyTool[] = [];
+  for (const t of ranked) {
+    const key = duplicateKey(t);
+    const head = first.get(key);
+    if (!head) {
+      first.set(key, t);
+      tools.push(t);
+    } else if (head.name !== t.name) {
+      const list = copies.get(head.name) ?? [];
+      list.push(t.name);
+      copies.set(head.name, list);
+    }
+  }
+  return { tools, copies };
+}
+
+function duplicateNotes(copies: Map<string, string[]>): string[] {
+  return [...copies].map(
+    ([name, others]) =>
+      `${name} is also offered as ${others.join(', ')} (same tool and schema); loaded once, call ${name}.`,
+  );
+}
+
+/** Finds a tool by exact name, then case-insensitively. */
+function byName(tools: readonly AnyTool[], name: string): AnyTool | undefined {
+  return tools.find((t) => t.name === name) ?? tools.find((t) => t.name.toLowerCase() === name.toLowerCase());
+}
+
+/** The server names of the deferred MCP tools, sorted. */
+function serversOf(deferred: readonly AnyTool[]): string[] {
+  const set = new Set<string>();
+  for (const t of deferred) {
+    const m = /^mcp__(.+?)__/.exec(t.name);
+    if (m) set.add(m[1]);
+  }
+  return [...set].sort();
+}
+
+const sameServer = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function serverQuery(
+  q: string,
+  deferred: readonly AnyTool[],
+  maxResults: number,
+  connecting: readonly string[],
+): SearchOutcome {
+  const rest = q.slice('mcp__'.length);
+  const sep = rest.indexOf('__');
+  const server = (sep >= 0 ? rest.slice(0, sep) : rest).replace(/_+$/, '');
+  const toolStart = sep >= 0 ? rest.slice(sep + 2) : '';
+  const prefix = `mcp__${server}__`.toLowerCase();
+  const ofServer = deferred.filter((t) => t.name.toLowerCase().startsWith(prefix));
+  if (ofServer.length === 0) {
+    if (connecting.some((c) => sameServer(c, server))) {
+      return {
+        matches: [],
+        notes: [
+          `MCP server ${server} is still connecting: its tools are not listed yet. Search again once they are announced.`,
+        ],
+      };
+    }
+    const known = serversOf(deferred);
+    return {
+      matches: [],
+      notes: [
+        `No MCP server named ${server}. ${known.length ? `Servers with deferred tools: ${known.join(', ')}.` : 'No MCP server has deferred tools.'}${connecting.length ? ` Still connecting: ${connecting.join(', ')}.` : ''}`,
+      ],
+    };
+  }
+  const wanted = ofServer
+    .filter((t) => t.name.toLowerCase().startsWith(`${prefix}${toolStart.toLowerCase()}`))
+    .map((t) => t.name)
+    .sort();
+  if (wanted.length === 0) {
+    return { matches: [], notes: [`No tool of MCP server ${server} starts with ${toolStart}.`] };
+  }
+  const notes: string[] = [];
+  if (wanted.length > maxResults) {
+    notes.push(`${wanted.length - maxResults} more tools match ${q}; raise max_results or add keywords.`);
+  }
+  return { matches: wanted.slice(0, maxResults), notes };
+}
+
+/** True when `query` is ranked by keywords (not select:, an exact name or an mcp__ server prefix). */
+export function isKeywordQuery(pool: readonly AnyTool[], query: string): boolean {
+  const q = query.trim().slice(0, TOOL_SEARCH_MAX_QUERY_CHARS);
+  if (q === '' || /^select:/i.test(q) || /^mcp__[^\s]+$/i.test(q)) return false;
+  return /\s/.test(q) || !byName(pool, q);
+}
+
+/** Runs a query over `pool` (its deferred tools are the catalogue). Pure; exported for tests and benchmarks. */
+export function searchTools(
+  pool: readonly AnyTool[],
+  query: string,
+  maxResults: number,
+  options: SearchOptions = {},
+): SearchOutcome {
+  const deferred = pool.filter(isDeferredTool);
+  const connecting = options.connecting ?? [];
+  let q = query.trim();
+  const notes: string[] = [];
+  if (q.length > TOOL_SEARCH_MAX_QUERY_CHARS) {
+    q = q.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS);
+    notes.push(`The query was cut to its first ${TOOL_SEARCH_MAX_QUERY_CHARS} characters.`);
+  }
+
+  const pick = (names: string[]): SearchOutcome => {
+    const found: AnyTool[] = [];
+    for (const raw of names) {
+      const tool = byName(pool, raw);
+      if (!tool) {
+        const server = /^mcp__(.+?)__/.exec(raw)?.[1];
+        const waiting = server !== undefined && connecting.some((c) => sameServer(c, server));
+        notes.push(
+          waiting
+            ? `No tool named ${raw} yet: MCP server ${server} is still connecting. Search again once its tools are announced.`
+            : `No tool named ${raw}.`,
+        );
+      } else if (!isDeferredTool(tool)) notes.push(`${tool.name} is already loaded; call it directly.`);
+      else if (!found.includes(tool)) found.push(tool);
+    }
+    const { tools, copies } = groupDuplicates(found);
+    return { matches: tools.map((t) => t.name), notes: [...notes, ...duplicateNotes(copies)] };
+  };
+
+  if (/^select:/i.test(q)) {
+    return pick(
+      q
+        .slice('select:'.length)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+  }
+  if (!/\s/.test(q) && byName(pool, q)) return pick([q]);
+  if (/^mcp__[^\s]+$/i.test(q)) {
+    const out = serverQuery(q, deferred, maxResults, connecting);
+    return { matches: out.matches, notes: [...notes, ...out.notes] };
+  }
+  const ranked = rankIndex(indexFor(deferred), q, {
+    limit: maxResults * GROUPING_HEADROOM,
+    expansions: options.expansions,
+  });
+  const { tools, copies } = groupDuplicates(ranked.map((r) => r.doc.tool));
+  const matches = tools.slice(0, maxResults);
+  const kept = new Map([...copies].filter(([name]) => matches.some((t) => t.name === name)));
+  notes.push(...duplicateNotes(kept));
+  if (connecting.length) {
+    notes.push(
+      `MCP servers still connecting: ${connecting.join(', ')}. Their tools are not searchable yet; search again once they are announced.`,
+    );
+  }
+  return { matches: matches.map((t) => t.name), notes };
+}

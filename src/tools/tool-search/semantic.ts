@@ -1,0 +1,161 @@
+/**
+ * The semantic stage of ToolSearch: closes the vocabulary gap between a query and the catalogue ("kroner"
+ * for a tool that says "currency") with static word vectors. For each query word the catalogue does not
+ * contain, it finds the catalogue words nearest in meaning (cosine ≥ SEMANTIC_MIN_SIMILARITY, at most
+ * SEMANTIC_NEIGHBOURS); the lexical stage (./ranking.ts) scores them as weighted alternatives of that
+ * word, so the two stages are fused inside one BM25F sum and a word scores a tool once, by its best form.
+ *
+ * Measured (bench/tool-search.ts, tuning split): averaging word vectors into one vector per tool and
+ * fusing that ranking by reciprocal rank lowered recall (the averages blur); expanding only the words
+ * the catalogue lacks helped. Vectors for the catalogue words are computed once per vocabulary and kept
+ * (./semantic-cache.ts: per tool schema hash, in IndexedDB).
+ *
+ * This module is the stage's pure core (it runs in a worker in the page, ./semantic-worker.ts) and the
+ * interface ToolSearch uses. Never throws.
+ */
+import type { Expansions } from './ranking.ts';
+
+/** Nearest catalogue words taken per query word. */
+export const SEMANTIC_NEIGHBOURS = 5;
+/** Cosine similarity below which a catalogue word is not a neighbour. */
+export const SEMANTIC_MIN_SIMILARITY = 0.55;
+
+/** A word-vector table: unit vectors, `dims` int8 components each (scaled by 127), words in one list. */
+export interface WordVectors {
+  dims: number;
+  words: readonly string[];
+  /** words.length × dims, row-major; each row is a unit vector × 127, rounded. */
+  data: Int8Array;
+  /** Row of a word (built on load). */
+  rows: ReadonlyMap<string, number>;
+}
+
+/** Magic and version of the binary table format (see encodeWordVectors). */
+const MAGIC = 0x54535776; // "TSWv"
+const FORMAT_VERSION = 1;
+
+/**
+ * The binary form of a table: u32 magic, u32 version, u32 count, u32 dims, u32 byte length of the word
+ * list, the words (UTF-8, "\n"-separated), padding to 4 bytes, then count × dims int8.
+ */
+export function encodeWordVectors(words: readonly string[], data: Int8Array, dims: number): Uint8Array {
+  const text = new TextEncoder().encode(words.join('\n'));
+  const pad = (4 - (text.length % 4)) % 4;
+  const out = new Uint8Array(20 + text.length + pad + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, FORMAT_VERSION, true);
+  view.setUint32(8, words.length, true);
+  view.setUint32(12, dims, true);
+  view.setUint32(16, text.length, true);
+  out.set(text, 20);
+  out.set(new Uint8Array(data.buffer, data.byteOffset, data.length), 20 + text.length + pad);
+  return out;
+}
+
+/** Reads a table written by encodeWordVectors. Throws a clear Error on a malformed table. */
+export function decodeWordVectors(bytes: Uint8Array): WordVectors {
+  if (bytes.length < 20) throw new Error('word-vector table too short');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) throw new Error('not a word-vector table (bad magic)');
+  if (view.getUint32(4, true) !== FORMAT_VERSION)
+    throw new Error('word-vector table of another format version');
+  const count = view.getUint32(8, true);
+  const dims = view.getUint32(12, true);
+  const textLength = view.getUint32(16, true);
+  const pad = (4 - (textLength % 4)) % 4;
+  const start = 20 + textLength + pad;
+  if (dims === 0 || bytes.length !== start + count * dims) throw new Error('word-vector table is truncated');
+  const words = new TextDecoder().decode(bytes.subarray(20, 20 + textLength)).split('\n');
+  if (words.length !== count) throw new Error('word-vector table: word count does not match');
+  const data = new Int8Array(bytes.buffer, bytes.byteOffset + start, count * dims);
+  const rows = new Map<string, number>();
+  words.forEach((w, i) => {
+    if (!rows.has(w)) rows.set(w, i);
+  });
+  return { dims, words, data, rows };
+}
+
+/** The catalogue side: the catalogue words that have vectors, and those vectors. */
+export interface VocabularyMatrix {
+  words: string[];
+  data: Int8Array;
+}
+
+/** The rows of `vectors` for the catalogue words it knows (words it does not know are left out). */
+export function vocabularyMatrix(vectors: WordVectors, vocabulary: Iterable<string>): VocabularyMatrix {
+  const words: string[] = [];
+  const rows: number[] = [];
+  for (const w of vocabulary) {
+    const r = vectors.rows.get(w);
+    if (r !== undefined) {
+      words.push(w);
+      rows.push(r);
+    }
+  }
+  const d = vectors.dims;
+  const data = new Int8Array(words.length * d);
+  rows.forEach((r, j) => {
+    data.set(vectors.data.subarray(r * d, r * d + d), j * d);
+  });
+  return { words, data };
+}
+
+/**
+ * Nearest catalogue words of each query word that has a vector (the query word itself excluded).
+ * Linear in vocabulary × dims per query word.
+ */
+export function nearestWords(
+  vectors: WordVectors,
+  matrix: VocabularyMatrix,
+  queryWords: readonly string[],
+  neighbours = SEMANTIC_NEIGHBOURS,
+  minSimilarity = SEMANTIC_MIN_SIMILARITY,
+): Map<string, { word: string; similarity: number }[]> {
+  const d = vectors.dims;
+  const scale = 127 * 127;
+  const min = minSimilarity * scale;
+  const out = new Map<string, { word: string; similarity: number }[]>();
+  for (const qw of queryWords) {
+    const r = vectors.rows.get(qw);
+    if (r === undefined || out.has(qw)) continue;
+    const q = vectors.data.subarray(r * d, r * d + d);
+    const found: { word: string; similarity: number }[] = [];
+    for (let j = 0; j < matrix.words.length; j++) {
+      let s = 0;
+      const o = j * d;
+      for (let k = 0; k < d; k++) s += q[k] * matrix.data[o + k];
+      if (s >= min && matrix.words[j] !== qw) found.push({ word: matrix.words[j], similarity: s / scale });
+    }
+    found.sort((a, b) => b.similarity - a.similarity);
+    out.set(qw, found.slice(0, neighbours));
+  }
+  return out;
+}
+
+/** Where the semantic stage stands, for the UI ("why are results lexical only?"). */
+export type SemanticStatus =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'ready'; words: number; loadMs: number; bytes: number }
+  | { state: 'failed'; reason: string };
+
+/** The stage as ToolSearch sees it. */
+export interface SemanticStage {
+  /** Starts loading (idempotent); the first deferred tool calls it. Never rejects. */
+  warm(): void;
+  /**
+   * Expansions of `words` (query words the catalogue lacks) over `vocabulary` (the catalogue's words,
+   * keyed by `catalogueKey` so the catalogue side is prepared once). Resolves undefined when the stage is
+   * not ready within `waitMs` or failed. Never rejects.
+   */
+  expand(
+    catalogueKey: string,
+    vocabulary: readonly string[],
+    words: readonly string[],
+    waitMs: number,
+  ): Promise<Expansions | undefined>;
+  status(): SemanticStatus;
+  /** Called on every status change. Returns an unsubscribe function. */
+  subscribe(listener: (status: SemanticStatus) => void): () => void;
+}
