@@ -4,8 +4,12 @@
  * comparisons as arithmetic; the analysis treats `test`'s numeric operands the same way (the safe side).
  * A word only known at run time where an operator could stand might become `-v`.
  */
+import type { CommandNode } from 'just-bash';
 import type { ProgramFacts } from './facts.ts';
 import type { ShellWord } from './types.ts';
+import { wordOf } from './words.ts';
+
+type ConditionalExpressionNode = Extract<CommandNode, { type: 'ConditionalCommand' }>['expression'];
 
 const NUMERIC = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 const NAME_OPERATORS = new Set(['-v', '-R']);
@@ -56,6 +60,9 @@ function staticRisks(words: readonly ShellWord[], risk: Risk): void {
  */
 function dynamicOnlyAsOperands(args: readonly ShellWord[]): boolean {
   if (!args.some((w) => w.dynamic)) return true;
+  // A word that may split (`$x` unquoted, "$@", what xargs appends) may become any number of
+  // arguments, operators among them.
+  if (args.some((w) => w.split)) return false;
   const [a0, a1, , a3] = args;
   switch (args.length) {
     case 1:
@@ -94,4 +101,47 @@ export function analyzeTest(name: string, words: readonly ShellWord[]): ProgramF
     destructive: false,
     changesState: false,
   };
+}
+
+/**
+ * `[[ -v name ]]` and `[[ … -eq … ]]`: bash evaluates the operand's subscript, and numeric operands as
+ * arithmetic. Pushes why onto `out`; `evaluated` receives static text holding substitutions.
+ */
+export function conditionalRisks(
+  expr: ConditionalExpressionNode,
+  out: string[],
+  evaluated: (text: string) => void,
+): void {
+  switch (expr.type) {
+    case 'CondUnary':
+      if (expr.operator === '-v' || expr.operator === '-R') {
+        const w = wordOf(expr.operand);
+        if (!safeName(w)) {
+          out.push(`[[ ${expr.operator} ]] evaluates the subscript of ${w.text}`);
+          if (!w.dynamic && /[$`]/.test(w.text)) evaluated(w.text);
+        }
+      }
+      return;
+    case 'CondBinary':
+      if (/^-(eq|ne|lt|le|gt|ge)$/.test(expr.operator)) {
+        for (const side of [expr.left, expr.right]) {
+          const w = wordOf(side);
+          if (safeNumber(w)) continue;
+          out.push(`[[ ${expr.operator} ]] evaluates ${w.text} as arithmetic`);
+          if (!w.dynamic && /[$`]/.test(w.text)) evaluated(w.text);
+        }
+      }
+      return;
+    case 'CondNot':
+    case 'CondGroup':
+      conditionalRisks('operand' in expr ? expr.operand : expr.expression, out, evaluated);
+      return;
+    case 'CondAnd':
+    case 'CondOr':
+      conditionalRisks(expr.left, out, evaluated);
+      conditionalRisks(expr.right, out, evaluated);
+      return;
+    default:
+      return;
+  }
 }

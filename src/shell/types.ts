@@ -13,6 +13,11 @@ export interface ShellWord {
   glob: boolean;
   /** Starts with an unquoted `~` (the shell replaces it with HOME). */
   tilde?: boolean;
+  /**
+   * May become several words, or none, when it runs: an unquoted expansion or glob (word splitting),
+   * `"$@"`, or the arguments xargs appends.
+   */
+  split?: boolean;
 }
 
 /** How a command uses a path. */

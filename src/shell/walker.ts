@@ -11,13 +11,12 @@ import { commandForms } from './forms.ts';
 import type { ShellParser } from './parser.ts';
 import { isBuiltin, type PathUse, programFacts } from './programs.ts';
 import { redirectIo } from './redirects.ts';
-import { safeName, safeNumber } from './test-expr.ts';
+import { conditionalRisks } from './test-expr.ts';
 import type { ShellCommand, ShellForm, ShellPathRef, ShellWord } from './types.ts';
 import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
 import { findExecCommands, interpreterCode, SHELLS, shellInvocation, unwrapCommand } from './wrappers.ts';
 
 type RedirectionNode = SimpleCommandNode['redirections'][number];
-type ConditionalExpressionNode = Extract<CommandNode, { type: 'ConditionalCommand' }>['expression'];
 
 /** The line cannot be analysed (the engine asks, showing why). */
 export class Unparseable extends Error {}
@@ -53,6 +52,8 @@ export class Walker {
   anyAssign = false;
   parserRuns = 0;
   private readonly functions = new Set<string>();
+  /** Names `hash -p` bound to another program. */
+  private readonly rebound = new Set<string>();
 
   constructor(private readonly parse: ShellParser) {}
 
@@ -150,7 +151,7 @@ export class Walker {
       case 'ConditionalCommand': {
         const facts = this.expansions(node.expression, scope, depth);
         const evaluates = [...facts.evaluates];
-        this.conditionRisks(node.expression, evaluates, scope, depth);
+        conditionalRisks(node.expression, evaluates, (text) => this.evaluated(text, scope, depth));
         this.pseudo('[[ … ]]', evaluates[0] ?? null, false);
         break;
       }
@@ -164,42 +165,6 @@ export class Walker {
         throw new Unparseable(`unknown command ${(node as { type: string }).type}`);
     }
     this.compoundRedirections(node.redirections, scope, depth);
-  }
-
-  /** `[[ -v name ]]` and numeric comparisons evaluate their operands as code. */
-  private conditionRisks(expr: ConditionalExpressionNode, out: string[], scope: Scope, depth: number): void {
-    switch (expr.type) {
-      case 'CondUnary':
-        if (expr.operator === '-v' || expr.operator === '-R') {
-          const w = wordOf(expr.operand);
-          if (!safeName(w)) {
-            out.push(`[[ ${expr.operator} ]] evaluates the subscript of ${w.text}`);
-            if (!w.dynamic && /[$`]/.test(w.text)) this.evaluated(w.text, scope, depth);
-          }
-        }
-        return;
-      case 'CondBinary':
-        if (/^-(eq|ne|lt|le|gt|ge)$/.test(expr.operator)) {
-          for (const side of [expr.left, expr.right]) {
-            const w = wordOf(side);
-            if (safeNumber(w)) continue;
-            out.push(`[[ ${expr.operator} ]] evaluates ${w.text} as arithmetic`);
-            if (!w.dynamic && /[$`]/.test(w.text)) this.evaluated(w.text, scope, depth);
-          }
-        }
-        return;
-      case 'CondNot':
-      case 'CondGroup':
-        this.conditionRisks('operand' in expr ? expr.operand : expr.expression, out, scope, depth);
-        return;
-      case 'CondAnd':
-      case 'CondOr':
-        this.conditionRisks(expr.left, out, scope, depth);
-        this.conditionRisks(expr.right, out, scope, depth);
-        return;
-      default:
-        return;
-    }
   }
 
   /** A command with no program of its own (`[[ ]]`, `(( ))`, a function definition). */
@@ -306,7 +271,12 @@ export class Walker {
     } else if (interpreterCode(un.words) === 'inline' || interpreterCode(un.words) === 'stdin') opaque = true;
     const facts = programFacts(un.words);
     for (const s of facts.scripts) this.text(s, copyScope(scope), depth);
-    const problem = opaque ? 'runs code that cannot be checked' : container ? null : (facts.problem ?? null);
+    for (const t of facts.evaluatedTexts) this.evaluated(t, scope, depth);
+    // Code the shell evaluates from its arguments is code nobody sees: every rule may match it.
+    if (facts.opaque || facts.evaluates.length > 0) opaque = true;
+    const problem =
+      facts.evaluates[0] ??
+      (opaque ? 'runs code that cannot be checked' : container ? null : (facts.problem ?? null));
     this.push({
       source: written.map((w) => w.text).join(' '),
       words: un.words,
@@ -321,7 +291,7 @@ export class Walker {
       readOnly: problem === null,
       ...(problem ? { reason: problem } : {}),
       changesState: false,
-      opaque: opaque || facts.opaque,
+      opaque,
       container,
       startsShell: SHELLS.has(name),
       usesPath: name !== '' && !name.includes('/') && !isBuiltin(name),
@@ -345,6 +315,31 @@ export class Walker {
     const un = unwrapCommand(written);
     const inner = un.words;
     const name = inner[0] && !inner[0].dynamic ? inner[0].text : '';
+    for (const a of node.assignments) {
+      const why = this.codeVariable(
+        a.name,
+        a.value ? wordOf(a.value) : { text: '', dynamic: false, glob: false },
+        scope,
+        depth,
+      );
+      if (why) evaluates.push(why);
+    }
+    if (SETS_NAMES.has(name)) {
+      for (const w of inner.slice(1)) {
+        const eq = w.text.indexOf('=');
+        if (eq <= 0) continue;
+        const value = { ...w, text: w.text.slice(eq + 1) };
+        const why = this.codeVariable(w.text.slice(0, eq), value, scope, depth);
+        if (why) evaluates.push(why);
+      }
+    }
+    if (name === 'hash') {
+      // `hash -p /bin/rm ls`: from here on the name runs another program.
+      for (let k = 1; k < inner.length; k++) {
+        if (inner[k].text === '-p' && inner[k + 2]) this.rebound.add(inner[k + 2].text);
+      }
+    }
+    if (this.rebound.has(name)) evaluates.push(`${name} was bound to another program with hash -p`);
 
     if (inner.length === 0 && !un.splitString) {
       // Assignments, redirections, `exec 3>file`, or a wrapper that runs nothing (`env`, `command -v x`).
@@ -524,6 +519,19 @@ export class Walker {
       destructive: (facts?.destructive ?? false) || io.overwrites,
       paths: refs,
     });
+  }
+
+  /**
+   * Variables whose value the shell runs: prompts (PS0, PS1, PS2, PS4 with `set -x`) expand their
+   * substitutions, PROMPT_COMMAND is a command line. A static value is walked; a run-time one is unseen
+   * code (the reason is returned).
+   */
+  private codeVariable(name: string, value: ShellWord, scope: Scope, depth: number): string | null {
+    if (!/^(PS[0124]|PROMPT_COMMAND)$/.test(name)) return null;
+    if (value.dynamic) return `${name} is set to text only known at run time, which the shell runs`;
+    if (name === 'PROMPT_COMMAND') this.text(value.text, copyScope(scope), depth);
+    else if (/[$`]/.test(value.text)) this.evaluated(value.text, scope, depth);
+    return null;
   }
 
   /** Variables a builtin sets (`export X=1`, `read a b`, `unset X`); a run-time name may be any. */

@@ -14,10 +14,28 @@ export function wordOf(word: WordNode): ShellWord {
   let text = '';
   let dynamic = false;
   let glob = false;
+  let split = false;
   const first = word.parts[0];
   const tilde = first?.type === 'TildeExpansion' && first.user === null;
-  const visit = (parts: WordNode['parts']): void => {
+  const visit = (parts: WordNode['parts'], quoted: boolean): void => {
     for (const p of parts) {
+      // Unquoted expansions split into words; "$@" and "${a[@]}" do even inside quotes.
+      const numeric = p.type === 'ParameterExpansion' && /^[#?$!]$/.test(p.parameter) && p.operation === null;
+      if (
+        (!quoted &&
+          !numeric &&
+          [
+            'ParameterExpansion',
+            'CommandSubstitution',
+            'ArithmeticExpansion',
+            'BraceExpansion',
+            'Glob',
+            'ProcessSubstitution',
+          ].includes(p.type)) ||
+        (p.type === 'ParameterExpansion' && /^(@|\*)$|\[[@*]\]$/.test(p.parameter))
+      ) {
+        split = true;
+      }
       switch (p.type) {
         case 'Literal':
         case 'SingleQuoted':
@@ -25,7 +43,7 @@ export function wordOf(word: WordNode): ShellWord {
           text += p.value;
           break;
         case 'DoubleQuoted':
-          visit(p.parts);
+          visit(p.parts, true);
           break;
         case 'TildeExpansion':
           text += `~${p.user ?? ''}`;
@@ -61,8 +79,8 @@ export function wordOf(word: WordNode): ShellWord {
       }
     }
   };
-  visit(word.parts);
-  return tilde ? { text, dynamic, glob, tilde: true } : { text, dynamic, glob };
+  visit(word.parts, false);
+  return { text, dynamic, glob, ...(tilde ? { tilde: true } : {}), ...(split ? { split: true } : {}) };
 }
 
 /** A construct the analysis does not know: the line counts as unparseable (the engine asks). */

@@ -25,7 +25,7 @@ export interface Unwrapped {
   paths: Array<{ word: ShellWord; access: PathAccess }>;
 }
 
-const DYNAMIC: ShellWord = { text: '…', dynamic: true, glob: false };
+const DYNAMIC: ShellWord = { text: '…', dynamic: true, glob: false, split: true };
 
 interface OptionSpec {
   /** Short options that take a value (the rest of the cluster, or the next word). */

@@ -71,6 +71,22 @@ export const EVALUATING: BypassCase[] = [
     effect: APP,
     bypass: 'ask',
   },
+  // An unquoted variable, or what xargs appends, may become several words: operators among them.
+  {
+    what: 'test on an unquoted variable that splits into -v',
+    setup: [`export ARGS='a -o -v ${PAYLOAD}'`],
+    command: '[ -f $ARGS ]',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'test with arguments xargs appends',
+    command: `echo 'a -o -v ${PAYLOAD}' | xargs test -f`,
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
   { what: 'subscript of an expansion', command: `echo \${${PAYLOAD}}`, effect: APP, bypass: 'deny' },
   { what: 'subscript of an assignment', command: `${PAYLOAD}=1`, effect: APP, bypass: 'deny' },
   { what: 'declare -i value', command: `declare -i z='${PAYLOAD}'`, effect: APP, bypass: 'deny' },
@@ -100,6 +116,45 @@ export const EVALUATING: BypassCase[] = [
 ];
 
 const PROD = { changed: 'config/prod.env' };
+
+/** Variables whose value the shell runs: a trace prompt, a prompt command; a name bound to a program. */
+export const CODE_VARIABLES: BypassCase[] = [
+  {
+    what: 'PS4 with a substitution, then set -x',
+    command: "PS4='$(echo x > config/prod.env)'; set -x; ls",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'export PS4, then a traced shell',
+    command: "export PS4='$(echo x > config/prod.env)'; bash -x -c ls",
+    effect: PROD,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'PS4 from the session, then a traced shell',
+    setup: ["export PS4='$(echo x > config/prod.env)'"],
+    command: 'bash -xc ls',
+    effect: PROD,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'PS4 from a variable',
+    setup: ["export P='$(echo x > config/prod.env)'"],
+    command: 'PS4=$P; set -x; ls',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'hash -p binds a read-only name to rm',
+    command: 'hash -p /bin/rm ls; ls -f src/app.ts',
+    effect: { removed: 'src/app.ts' },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];
 
 export const EVAL: BypassCase[] = [
   {

@@ -4,11 +4,15 @@
  * prove the attack does what it says (see harness.ts).
  */
 import { describe, it } from 'vitest';
-import { ANSI_C, EVAL, EVALUATING } from './cases-code.ts';
+import { ANSI_C, CODE_VARIABLES, EVAL, EVALUATING } from './cases-code.ts';
 import { runCase } from './harness.ts';
 
 describe('bypass corpus: code the shell evaluates', () => {
   it.each(EVALUATING.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: variables whose value the shell runs', () => {
+  it.each(CODE_VARIABLES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
 
 describe('bypass corpus: eval', () => {
