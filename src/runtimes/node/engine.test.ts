@@ -256,3 +256,44 @@ describe('node engine: ES module details', () => {
     expect(r.stderr).toContain("rename it to use the '.cjs' file extension");
   });
 });
+
+describe('node engine: promises Node would report', () => {
+  it('an async main() that throws is reported and exits 1, as in Node', async () => {
+    putFiles(engine, {
+      'rej.js':
+        "async function main() {\n  await null;\n  throw new Error('failed inside main');\n}\nmain();\n",
+    });
+    const r = await runNode(engine, ['rej.js']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('Error: failed inside main');
+    expect(r.stderr).toContain(`${TEST_ROOT}/rej.js:3`);
+  });
+
+  it('a rejection handled later in the same tick is not reported; a non-Error reason is wrapped', async () => {
+    const ok = await runNode(engine, [
+      '-e',
+      "const p = Promise.reject(new Error('x')); p.catch(() => console.log('handled'));",
+    ]);
+    expect(ok.stdout).toBe('handled\n');
+    expect(ok.exitCode).toBe(0);
+    const str = await runNode(engine, ['-e', "Promise.reject('oops')"]);
+    expect(str.exitCode).toBe(1);
+    expect(str.stderr).toContain('The promise rejected with the reason "\'oops\'"');
+    expect(str.stderr).toContain("code: 'ERR_UNHANDLED_REJECTION'");
+  });
+
+  it("process.on('unhandledRejection') takes it instead", async () => {
+    const r = await runNode(engine, [
+      '-e',
+      "process.on('unhandledRejection', (reason) => console.log('caught:', reason.message)); Promise.reject(new Error('late'));",
+    ]);
+    expect(r.stdout).toBe('caught: late\n');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('each run starts from a clean runtime: globals a program sets are gone next time', async () => {
+    await runNode(engine, ['-e', 'globalThis.leftover = 1; Array.prototype.evil = () => 1;']);
+    const r = await runNode(engine, ['-e', 'console.log(typeof leftover, typeof [].evil)']);
+    expect(r.stdout).toBe('undefined undefined\n');
+  });
+});

@@ -1,208 +1,118 @@
 /**
- * The Node.js engine: user JavaScript on QuickJS-ng, with Node's module system and built-ins as guest
- * code (guest/lib) over a small set of host functions (host-binding.ts). One engine lives in one worker
- * and keeps its file mirror (MemFs) between runs; each run gets a fresh QuickJS runtime, so nothing a
- * program leaves in memory reaches the next one.
+ * The Node.js engine: user JavaScript on QuickJS-ng (the `quickjs-wasi` build), with Node's module
+ * system and built-ins as guest code (guest/lib) over a small set of host functions (host-binding.ts).
+ * One engine lives in one worker and keeps its file mirror (MemFs) between runs.
  *
- * The run loop is Node's, simplified: evaluate the entry, run microtasks, then macrotasks (immediates,
- * due timers, child_process replies) one at a time until nothing keeps the process alive, then
- * 'beforeExit' and 'exit'. `process.exit()` stops the program at once (QuickJS's interrupt handler
- * unwinds it, uncatchably). The engine never throws for a program's failure: it prints what Node would
- * and returns an exit code.
+ * Boot once, restore per run: the engine starts a VM, loads the runtime and the common built-ins into
+ * it, and takes a snapshot. Each run restores a fresh VM from that snapshot (a few milliseconds), so a
+ * program starts with Node ready and nothing a previous program did survives it.
+ *
+ * The run loop is Node's, simplified: run the entry, then process.nextTick callbacks and promise jobs,
+ * then unhandled rejections, then macrotasks (immediates, due timers, child_process replies) one at a
+ * time until nothing keeps the process alive, then 'beforeExit' and 'exit'. `process.exit()` stops the
+ * program at once (the interrupt handler unwinds it, uncatchably). The engine never throws for a
+ * program's failure: it prints what Node would and returns an exit code.
  *
  * It runs in a Web Worker in the page and in Node for tests; it touches no DOM and no network.
  */
-
-import variant from '@jitl/quickjs-ng-wasmfile-release-sync';
 import picomatch from 'picomatch';
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSRuntime,
-  type QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
+import { JSException, type JSValueHandle, QuickJS, type Snapshot } from 'quickjs-wasi';
+import { messageOf } from '../../core/errors.ts';
 import { MemFs } from '../shared/mem-fs.ts';
-import type { FileChange, RunRequest } from '../shared/protocol.ts';
+import type { RunRequest } from '../shared/protocol.ts';
 import { isDefaultTestFile, NODE_HELP, NodeCliError, type NodePlan, parseNodeArgs } from './cli.ts';
-import { GUEST_SOURCES, publicBuiltins } from './guest/sources.ts';
-import { installBinding } from './host-binding.ts';
+import { publicBuiltins } from './guest/sources.ts';
+import { bindHostFunctions, installBinding, type StateHolder } from './host-binding.ts';
 import { moduleLoader } from './module-loader.ts';
 import { Resolver } from './resolve.ts';
+import { type EngineIO, RunState } from './run-state.ts';
 import { NODE_VERSION } from './version.ts';
 
-/**
- * Stack for guest code. QuickJS's wasm frames also use the host engine's own stack, which is about
- * 1 MB in V8; past about 300 KB of QuickJS stack the host overflows first (and the engine is lost), so
- * the limit stays below that: about 1,600 levels of plain recursion, then a RangeError the program can
- * catch.
- */
-const MAX_STACK_BYTES = 256 * 1024;
-/** Output and file changes are sent at most this often while a program runs (ms). */
-export const FLUSH_INTERVAL_MS = 10;
-/** Output kept in the worker before it is sent regardless of time (characters). */
-const FLUSH_CHARS = 64 * 1024;
+export type { EngineIO } from './run-state.ts';
 
-export interface EngineIO {
-  output(stream: 'stdout' | 'stderr', text: string): void;
-  fsChanges(changes: FileChange[]): void;
-  /** Starts a shell command in the sandbox; the answer comes back through `Engine.execDone`. */
-  exec(request: {
-    id: number;
-    command: string;
-    cwd: string;
-    env: Record<string, string>;
-    stdin: string;
-  }): void;
-}
+/** Stack for guest code (QuickJS guards it; deep recursion is a RangeError the program can catch). */
+const MAX_STACK_BYTES = 512 * 1024;
+/** Heap while booting (the run's own limit applies once it starts). */
+const BOOT_MEMORY_BYTES = 256 * 1024 * 1024;
+/** Built-ins loaded at boot, so a program finds them ready (the rest load on first require). */
+const PRELOADED = [
+  'fs',
+  'fs/promises',
+  'path',
+  'util',
+  'events',
+  'buffer',
+  'os',
+  'url',
+  'assert',
+  'assert/strict',
+  'crypto',
+  'child_process',
+  'timers/promises',
+  'stream',
+  'string_decoder',
+  'module',
+  'test',
+  'internal/main',
+];
 
 export interface EngineLoadOptions {
-  /** The engine's compiled wasm (compiled once; every run instantiates it afresh). */
-  wasmModule?: WebAssembly.Module;
-  /** Where the engine's .wasm is, when no compiled module is given. */
-  wasmLocation?: string;
+  /** The engine's compiled wasm (quickjs-wasi's quickjs.wasm). */
+  wasmModule: WebAssembly.Module;
 }
 
-/** A new QuickJS wasm instance (its own memory). */
-export function loadQuickJS(options: EngineLoadOptions = {}): Promise<QuickJSWASMModule> {
-  if (options.wasmModule)
-    return newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule: options.wasmModule }));
-  return newQuickJSWASMModuleFromVariant(
-    options.wasmLocation ? newVariant(variant, { wasmLocation: options.wasmLocation }) : variant,
-  );
-}
+/** A run no request has been made for yet (the boot). */
+const BOOT_REQUEST: RunRequest = {
+  args: [],
+  cwd: '/',
+  env: {},
+  stdin: new Uint8Array(),
+  root: '/',
+  memoryLimitBytes: BOOT_MEMORY_BYTES,
+};
+const SILENT: EngineIO = { output() {}, fsChanges() {}, exec() {} };
 
-type LoopEvent =
-  | { kind: 'timer'; id: number }
-  | { kind: 'exec'; id: number; exitCode: number; stdout: string; stderr: string };
-
-/** State of one run; the host binding reads and changes it. */
-export class RunState {
-  readonly request: RunRequest;
-  cwd: string;
-  plan: NodePlan | undefined;
-  /** `--test`: the files to run, absolute. */
-  testFiles: string[] = [];
-  /** The program's environment (the command's, plus --env-file entries). */
-  env: Record<string, string>;
-  exitCode: number | undefined;
-  /** process.exit() was called: every further guest instruction is interrupted. */
-  exiting = false;
-  /** Heap exhausted (QuickJS threw out of memory). */
-  outOfMemory = false;
-  /** process.nextTick callbacks wait. */
-  ticksPending = false;
-  /** ES modules (by URL) the loader gave a line of its own before line 1 (see module-loader.ts). */
-  readonly prefixedModules = new Set<string>();
-  readonly timers = new Map<number, { handle: ReturnType<typeof setTimeout> | undefined; refed: boolean }>();
-  readonly immediates: number[] = [];
-  readonly pendingExecs = new Set<number>();
-  readonly events: LoopEvent[] = [];
-  wake: (() => void) | undefined;
-  dispatch: QuickJSHandle | undefined;
-  private outBuf = { stdout: '', stderr: '' };
-  private firstPendingAt = 0;
-
-  constructor(
-    request: RunRequest,
-    private readonly io: EngineIO,
-    readonly fs: MemFs,
-  ) {
-    this.request = request;
-    this.cwd = request.cwd;
-    this.env = { ...request.env };
-  }
-
-  write(stream: 'stdout' | 'stderr', text: string): void {
-    if (!text) return;
-    if (!this.outBuf.stdout && !this.outBuf.stderr) this.firstPendingAt = performance.now();
-    // Keep order between the streams: switching streams sends what the other one holds.
-    const other = stream === 'stdout' ? 'stderr' : 'stdout';
-    if (this.outBuf[other]) this.flushOutput();
-    this.outBuf[stream] += text;
-    if (this.outBuf[stream].length > FLUSH_CHARS) this.flushOutput();
-  }
-
-  /** Sends output and file changes now. */
-  flush(): void {
-    this.flushOutput();
-    if (this.fs.hasChanges()) this.io.fsChanges(coalesce(this.fs.takeChanges()));
-  }
-
-  /** Sends what waited longer than FLUSH_INTERVAL_MS (called from the interrupt handler too). */
-  flushIfDue(): void {
-    if (
-      (this.outBuf.stdout || this.outBuf.stderr) &&
-      performance.now() - this.firstPendingAt >= FLUSH_INTERVAL_MS
-    ) {
-      this.flush();
-    } else if (this.fs.hasChanges() && !this.outBuf.stdout && !this.outBuf.stderr) {
-      this.flush();
-    }
-  }
-
-  private flushOutput(): void {
-    for (const stream of ['stdout', 'stderr'] as const) {
-      if (this.outBuf[stream]) {
-        this.io.output(stream, this.outBuf[stream]);
-        this.outBuf[stream] = '';
-      }
-    }
-  }
-
-  push(event: LoopEvent): void {
-    this.events.push(event);
-    this.wake?.();
-  }
-
-  /** Something still keeps the process alive. */
-  hasWork(): boolean {
-    if (this.immediates.length > 0 || this.events.length > 0 || this.pendingExecs.size > 0) return true;
-    for (const t of this.timers.values()) if (t.refed) return true;
-    return false;
-  }
-
-  startExec(request: {
-    id: number;
-    command: string;
-    cwd: string;
-    env: Record<string, string>;
-    stdin: string;
-  }): void {
-    this.flush();
-    this.pendingExecs.add(request.id);
-    this.io.exec(request);
-  }
-}
-
-/**
- * Every run gets its own wasm instance, dropped whole afterwards. Freeing a QuickJS runtime that a
- * program left mid-way (interrupted by process.exit, a top-level await that never settled, an exhausted
- * heap, the host's stack overflowing inside the engine) can abort or corrupt the instance; a fresh one
- * per run (about 6 ms from the compiled module) means no run can harm the next, and nothing a program
- * leaves in memory survives it.
- */
 export class NodeEngine {
   readonly fs = new MemFs();
+  private readonly resolver = new Resolver({ fs: this.fs, builtins: new Set(publicBuiltins()) });
   private current: RunState | undefined;
-  /** The instance for the next run, made ahead of time. */
-  private next: Promise<QuickJSWASMModule>;
 
   private constructor(
-    first: QuickJSWASMModule,
-    private readonly options: EngineLoadOptions,
-  ) {
-    this.next = Promise.resolve(first);
-  }
+    private readonly wasm: WebAssembly.Module,
+    private readonly snapshot: Snapshot,
+    /** The guest's dispatcher, exported from the boot VM (valid in every VM restored from it). */
+    private readonly dispatchToken: number,
+  ) {}
 
-  static async load(options: EngineLoadOptions = {}): Promise<NodeEngine> {
-    return new NodeEngine(await loadQuickJS(options), options);
-  }
-
-  /** Stops the running program at its next interrupt check (in-process use; a worker is terminated). */
-  stop(): void {
-    if (this.current) this.current.exiting = true;
+  /** Boots the runtime once and keeps its snapshot. Rejects when the engine cannot start. */
+  static async load(options: EngineLoadOptions): Promise<NodeEngine> {
+    const fs = new MemFs();
+    const holder: StateHolder = { state: new RunState(BOOT_REQUEST, SILENT, fs) };
+    const resolver = new Resolver({ fs, builtins: new Set(publicBuiltins()) });
+    let vm: QuickJS | undefined;
+    const loader = moduleLoader(() => vm as QuickJS, holder, resolver);
+    vm = await QuickJS.create({
+      wasm: options.wasmModule,
+      memoryLimit: BOOT_MEMORY_BYTES,
+      maxStackSize: MAX_STACK_BYTES,
+      moduleLoader: loader,
+    });
+    try {
+      installBinding(vm, holder, resolver);
+      const dispatch = vm.evalCode(BOOTSTRAP, 'node:internal/bootstrap');
+      const preload = vm.evalCode(
+        `(() => { const r = globalThis[Symbol.for('tabcode.internal')].requireBuiltin; for (const n of ${JSON.stringify(PRELOADED)}) { try { r(n); } catch {} } })()`,
+        'node:internal/preload',
+      );
+      preload.dispose();
+      vm.executePendingJobs();
+      const token = vm.exportHandle(dispatch);
+      const snapshot = vm.snapshot();
+      dispatch.dispose();
+      return new NodeEngine(options.wasmModule, snapshot, token);
+    } finally {
+      vm.dispose();
+    }
   }
 
   /** A child_process command finished (the host's answer to `EngineIO.exec`). */
@@ -210,9 +120,15 @@ export class NodeEngine {
     this.current?.push({ kind: 'exec', id, ...result });
   }
 
+  /** Stops the running program at its next interrupt check (in-process use; a worker is terminated). */
+  stop(): void {
+    if (this.current) this.current.exiting = true;
+  }
+
   /** Runs one program to its end. Never throws; the result is the exit code. */
   async run(request: RunRequest, io: EngineIO): Promise<number> {
     this.fs.setWritableRoots([request.root, '/tmp']);
+    this.resolver.clearCache();
     const state = new RunState(request, io, this.fs);
     try {
       state.plan = parseNodeArgs(request.args);
@@ -230,67 +146,73 @@ export class NodeEngine {
       state.write('stdout', NODE_HELP);
       return finish(state, 0);
     }
-    const prepared = prepareRun(state, plan);
-    if (prepared !== undefined) return finish(state, prepared);
+    const notStarted = prepareRun(state, plan);
+    if (notStarted !== undefined) return finish(state, notStarted);
     this.current = state;
-    const qjs = await this.next;
-    this.next = loadQuickJS(this.options);
-    const runtime = qjs.newRuntime();
-    runtime.setMemoryLimit(plan.maxOldSpaceMb ? plan.maxOldSpaceMb * 1024 * 1024 : request.memoryLimitBytes);
-    runtime.setMaxStackSize(MAX_STACK_BYTES);
-    runtime.setInterruptHandler(() => {
-      state.flushIfDue();
-      return state.exiting;
-    });
-    const vm = runtime.newContext();
-    const resolver = new Resolver({ fs: this.fs, builtins: new Set(publicBuiltins()) });
+    const holder: StateHolder = { state };
+    let vm: QuickJS | undefined;
     try {
-      installBinding(vm, state, resolver);
-      const loader = moduleLoader(vm, state, resolver);
-      runtime.setModuleLoader(loader.load, loader.normalize);
-      const booted = vm.evalCode(BOOTSTRAP, 'node:internal/bootstrap');
-      if (booted.error) {
-        this.reportEngineError(vm, state, booted.error);
-        return finish(state, 70);
-      }
-      booted.value.dispose();
-      if (!state.dispatch) {
-        state.write('stderr', 'tabcode: the Node.js runtime did not start (internal error).\n');
-        return finish(state, 70);
-      }
-      this.call(vm, state, 'main');
-      await this.loop(vm, runtime, state);
+      const loader = moduleLoader(() => vm as QuickJS, holder, this.resolver);
+      vm = await QuickJS.restore(this.snapshot, {
+        wasm: this.wasm,
+        memoryLimit: plan.maxOldSpaceMb ? plan.maxOldSpaceMb * 1024 * 1024 : request.memoryLimitBytes,
+        maxStackSize: MAX_STACK_BYTES,
+        interruptHandler: () => {
+          state.flushIfDue();
+          return state.exiting;
+        },
+        onUnhandledRejection: (promise, reason, isHandled) => {
+          const id = promise.identity;
+          if (isHandled) {
+            const known = state.rejections.get(id);
+            known?.promise.dispose();
+            known?.reason.dispose();
+            state.rejections.delete(id);
+          } else state.rejections.set(id, { promise: promise.dup(), reason: reason.dup() });
+        },
+        moduleLoader: loader,
+      });
+      bindHostFunctions(vm, holder, this.resolver);
+      const dispatch = vm.importHandle(this.dispatchToken);
+      const run = new Run(vm, state, dispatch);
+      run.call('main');
+      await run.loop();
       if (state.outOfMemory) return finish(state, reportOutOfMemory(state));
       return finish(state, state.exitCode ?? 0);
     } catch (err) {
-      state.write(
-        'stderr',
-        `tabcode: the Node.js runtime failed: ${err instanceof Error ? err.message : String(err)}\n`,
-      );
+      const message = messageOf(err);
+      state.write('stderr', `tabcode: the Node.js runtime failed: ${message}\n`);
       return finish(state, 70);
     } finally {
-      state.dispatch?.dispose();
-      state.dispatch = undefined;
-      for (const t of state.timers.values()) if (t.handle) clearTimeout(t.handle);
+      state.clearTimers();
       this.current = undefined;
       try {
-        vm.dispose();
-        runtime.dispose();
+        vm?.dispose();
       } catch {
-        // A runtime that ran out of memory may not free cleanly; the worker is replaced anyway.
+        // A VM left mid-way may not free cleanly; it is dropped either way.
       }
     }
   }
+}
 
-  private async loop(vm: QuickJSContext, runtime: QuickJSRuntime, state: RunState): Promise<void> {
+/** Driving one restored VM: the dispatcher calls and the event loop. */
+class Run {
+  constructor(
+    private readonly vm: QuickJS,
+    private readonly state: RunState,
+    private readonly dispatch: JSValueHandle,
+  ) {}
+
+  async loop(): Promise<void> {
+    const state = this.state;
     let beforeExitDone = false;
     while (!state.exiting) {
-      this.drain(vm, runtime, state);
+      this.drain();
       if (state.exiting) break;
       state.flushIfDue();
       const immediate = state.immediates.shift();
       if (immediate !== undefined) {
-        this.call(vm, state, 'immediate', immediate);
+        this.call('immediate', immediate);
         continue;
       }
       const event = state.events.shift();
@@ -298,19 +220,19 @@ export class NodeEngine {
         if (event.kind === 'timer') {
           if (state.timers.has(event.id)) {
             state.timers.delete(event.id);
-            this.call(vm, state, 'timer', event.id);
+            this.call('timer', event.id);
           }
         } else {
           state.pendingExecs.delete(event.id);
-          this.call(vm, state, 'exec', event.id, event.exitCode, event.stdout, event.stderr);
+          this.call('exec', event.id, event.exitCode, event.stdout, event.stderr);
         }
         continue;
       }
       if (!state.hasWork()) {
         if (beforeExitDone) break;
         beforeExitDone = true;
-        this.call(vm, state, 'beforeExit');
-        this.drain(vm, runtime, state);
+        this.call('beforeExit');
+        this.drain();
         if (!state.hasWork()) break;
         beforeExitDone = false;
         continue;
@@ -323,81 +245,93 @@ export class NodeEngine {
     }
     if (!state.exiting) {
       // Natural end: 'exit' listeners run, and may still set process.exitCode.
-      this.call(vm, state, 'exit');
-      this.drain(vm, runtime, state);
+      this.call('exit');
+      this.drain();
     }
   }
 
   /**
-   * Runs process.nextTick callbacks, then pending promise jobs, until neither is left (Node's order:
-   * the tick queue before promise reactions). An exception there is reported like an uncaught one.
+   * Runs process.nextTick callbacks, then promise jobs, until neither is left (Node's order: the tick
+   * queue before promise reactions), then reports rejections nobody handled by then.
    */
-  private drain(vm: QuickJSContext, runtime: QuickJSRuntime, state: RunState): void {
-    while (!state.exiting) {
-      if (state.ticksPending) {
-        state.ticksPending = false;
-        this.call(vm, state, 'ticks');
-        continue;
+  private drain(): void {
+    const state = this.state;
+    for (;;) {
+      while (!state.exiting) {
+        if (state.ticksPending) {
+          state.ticksPending = false;
+          this.call('ticks');
+          continue;
+        }
+        if (!this.runJobs()) break;
       }
-      if (!runtime.hasPendingJob()) break;
-      const result = runtime.executePendingJobs();
-      if (result.error) {
-        const handle = result.error;
-        if (!state.exiting) this.call(vm, state, 'fatal', handle);
-        handle.dispose();
-      }
+      if (state.exiting || state.rejections.size === 0) return;
+      const [id, rejection] = state.rejections.entries().next().value as [
+        number,
+        { promise: JSValueHandle; reason: JSValueHandle },
+      ];
+      state.rejections.delete(id);
+      this.call('rejection', rejection.reason, rejection.promise);
+      rejection.reason.dispose();
+      rejection.promise.dispose();
     }
   }
 
-  /** Calls the guest's dispatcher: `kind` and plain arguments (numbers, strings, or a handle). */
-  private call(
-    vm: QuickJSContext,
-    state: RunState,
-    kind: string,
-    ...args: (number | string | QuickJSHandle)[]
-  ): void {
-    if (!state.dispatch || state.exiting) return;
-    const handles = [vm.newString(kind)];
-    const owned = [handles[0]];
+  /** Runs pending promise jobs; false when there were none. */
+  private runJobs(): boolean {
+    try {
+      return this.vm.executePendingJobs() > 0;
+    } catch (err) {
+      this.guestFailure(err);
+      return !this.state.exiting;
+    }
+  }
+
+  /** Calls the guest's dispatcher with `kind` and plain arguments (numbers, strings, or handles). */
+  call(kind: string, ...args: (number | string | JSValueHandle)[]): void {
+    const state = this.state;
+    if (state.exiting) return;
+    const vm = this.vm;
+    const owned: JSValueHandle[] = [vm.newString(kind)];
+    const handles: JSValueHandle[] = [owned[0]];
     for (const a of args) {
-      if (typeof a === 'number') {
-        const h = vm.newNumber(a);
-        handles.push(h);
+      if (typeof a === 'number' || typeof a === 'string') {
+        const h = typeof a === 'number' ? vm.newNumber(a) : vm.newString(a);
         owned.push(h);
-      } else if (typeof a === 'string') {
-        const h = vm.newString(a);
         handles.push(h);
-        owned.push(h);
       } else handles.push(a);
     }
     try {
-      const result = vm.callFunction(state.dispatch, vm.undefined, ...handles);
-      if (result.error) {
-        // Interrupted by process.exit(), or something the guest's own handler could not catch.
-        if (!state.exiting) this.reportEngineError(vm, state, result.error);
-        else result.error.dispose();
-      } else result.value.dispose();
+      vm.callFunction(this.dispatch, vm.undefined, ...handles).dispose();
+    } catch (err) {
+      this.guestFailure(err);
     } finally {
       for (const h of owned) h.dispose();
     }
   }
 
-  /** An error the guest could not handle itself (out of memory, a broken bootstrap). */
-  private reportEngineError(vm: QuickJSContext, state: RunState, handle: QuickJSHandle): void {
-    let text = 'unknown error';
-    try {
-      const dumped = vm.dump(handle) as { message?: string; stack?: string } | string;
-      text = typeof dumped === 'string' ? dumped : `${dumped.message ?? ''}\n${dumped.stack ?? ''}`;
-    } catch {
-      // Dumping may itself fail when memory is exhausted.
-    }
-    handle.dispose();
-    if (/out of memory/i.test(text)) {
+  /**
+   * An exception the guest's own handlers could not take: an interrupt (process.exit, the run stopped),
+   * an exhausted heap, or a failure of the runtime itself.
+   */
+  private guestFailure(err: unknown): void {
+    const state = this.state;
+    if (state.exiting) return;
+    const message = err instanceof JSException ? err.message : messageOf(err);
+    if (/out of memory/i.test(message)) {
       state.outOfMemory = true;
+    } else if (/interrupted/i.test(message)) {
+      // Stopped from outside (stop()).
+    } else if (/call stack|stack overflow/i.test(message)) {
+      state.write('stderr', '\nRangeError: Maximum call stack size exceeded\n');
+      state.exitCode ??= 1;
     } else {
-      state.write('stderr', `${text.trim()}\n`);
+      const stack = err instanceof JSException ? (err.stack ?? '') : '';
+      const text = stack.includes(message) ? stack : `${message}\n${stack}`;
+      state.write('stderr', `${text.trimEnd()}\n`);
       state.exitCode ??= 1;
     }
+    if (err instanceof JSException) err.dispose();
     state.exiting = true;
   }
 }
@@ -506,20 +440,9 @@ function finish(state: RunState, code: number): number {
   return code;
 }
 
-/** Consecutive writes of one file collapse into the last (appendFileSync in a loop). */
-function coalesce(changes: FileChange[]): FileChange[] {
-  const out: FileChange[] = [];
-  for (const c of changes) {
-    const prev = out[out.length - 1];
-    if (c.op === 'file' && prev?.op === 'file' && prev.path === c.path) out[out.length - 1] = c;
-    else out.push(c.op === 'file' ? { ...c, data: c.data.slice() } : c);
-  }
-  return out;
-}
-
 /**
- * Evaluated first in every run: loads the guest's bootstrap module, which takes the host binding off the
- * global object and installs Node's globals.
+ * Evaluated at boot: loads the guest's bootstrap module, which takes the host binding off the global
+ * object and installs Node's globals; its completion value is the dispatcher the engine drives.
  */
 const BOOTSTRAP = `(function () {
   const binding = globalThis.__tabcode_binding;
@@ -528,7 +451,5 @@ const BOOTSTRAP = `(function () {
   const fn = binding.compile(source, 'node:internal/bootstrap');
   const module = { exports: {} };
   fn.call(module.exports, module.exports, undefined, module, 'node:internal/bootstrap', '');
-  module.exports(binding);
-})();`;
-
-export { GUEST_SOURCES };
+  return module.exports(binding);
+})()`;

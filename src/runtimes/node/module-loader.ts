@@ -3,19 +3,16 @@
  * for its source. Files are named by `file://` URL (so `import.meta.url` and stack frames read as in
  * Node), builtins by `node:<name>`.
  *
- * ESM files load as they are (types stripped for TypeScript) with `import.meta` filled in on their first
- * line. CommonJS files, JSON and builtins load as small generated modules whose default export is the
+ * ESM files load as they are (types stripped for TypeScript), with `import.meta` filled in on a line of
+ * their own before the file's first line (stack frames are moved back one line; see the bootstrap).
+ * CommonJS files, JSON and builtins load as small generated modules whose default export is the
  * CommonJS `module.exports` and whose named exports are its keys (the CommonJS module runs when it is
  * first imported, through the guest's own `require`, so it is the same instance `require` returns).
+ * A specifier that does not resolve loads as a module that throws Node's error (code and message).
  */
-import type {
-  JSModuleLoader,
-  JSModuleNormalizer,
-  QuickJSContext,
-  QuickJSHandle,
-} from 'quickjs-emscripten-core';
-import type { RunState } from './engine.ts';
-import { dirnameOf, fileUrlToPath, pathToFileUrl, ResolveError, type Resolver } from './resolve.ts';
+import type { QuickJS } from 'quickjs-wasi';
+import type { StateHolder } from './host-binding.ts';
+import { dirnameOf, fileUrlToPath, pathToFileUrl, type Resolver } from './resolve.ts';
 import { loadSourceText } from './source-text.ts';
 
 /** The guest object (installed by the bootstrap) through which generated modules reach `require`. */
@@ -30,59 +27,62 @@ const RESERVED = new Set(
   ).split(' '),
 );
 
-export function moduleLoader(
-  vm: QuickJSContext,
-  state: RunState,
-  resolver: Resolver,
-): { load: JSModuleLoader; normalize: JSModuleNormalizer } {
-  // quickjs-emscripten does not pass a normalizer's error on (the import then loads ''), so a failed
-  // resolution becomes a name whose loading throws the resolver's error, code and message intact.
-  const failures = new Map<string, unknown>();
-  const normalize: JSModuleNormalizer = (baseName, requested) => {
-    try {
-      const parent = parentPath(baseName, state.cwd);
-      const resolved = resolver.resolve(requested, parent, 'import');
-      return resolved.format === 'builtin' ? resolved.path : pathToFileUrl(resolved.path);
-    } catch (err) {
-      const name = `tabcode:unresolved:${failures.size}:${requested}`;
-      failures.set(name, err);
-      return name;
-    }
-  };
+export interface ModuleLoader {
+  normalize(baseName: string, specifier: string): string;
+  load(name: string): string;
+}
 
-  const load: JSModuleLoader = (name) => {
-    if (failures.has(name)) return { error: guestError(vm, failures.get(name)) };
-    if (!name.startsWith('node:') && !name.startsWith('file://') && !name.startsWith('/')) {
-      return {
-        error: guestError(vm, new ResolveError('ERR_MODULE_NOT_FOUND', `Cannot find module '${name}'`)),
-      };
-    }
-    try {
+export function moduleLoader(getVm: () => QuickJS, holder: StateHolder, resolver: Resolver): ModuleLoader {
+  const failures = new Map<string, { code: string; message: string }>();
+  return {
+    normalize(baseName, requested) {
+      try {
+        const parent = parentPath(baseName, holder.state.cwd);
+        const resolved = resolver.resolve(requested, parent, 'import');
+        return resolved.format === 'builtin' ? resolved.path : pathToFileUrl(resolved.path);
+      } catch (err) {
+        const e = err as { code?: string; message?: string };
+        const name = `tabcode:unresolved:${failures.size}:${requested}`;
+        failures.set(name, { code: e.code ?? 'ERR_MODULE_NOT_FOUND', message: e.message ?? String(err) });
+        return name;
+      }
+    },
+    load(name) {
+      const failure = failures.get(name);
+      if (failure) return throwingModule(failure.message, failure.code);
       if (name.startsWith('node:')) {
-        const builtin = name.slice(5);
-        return generated(vm, `${INTERNAL}.requireBuiltin(${JSON.stringify(builtin)})`);
+        return generated(getVm(), `${INTERNAL}.requireBuiltin(${JSON.stringify(name.slice(5))})`);
       }
+      if (!name.startsWith('file://') && !name.startsWith('/')) {
+        return throwingModule(`Cannot find module '${name}'`, 'ERR_MODULE_NOT_FOUND');
+      }
+      const state = holder.state;
       const path = name.startsWith('file://') ? fileUrlToPath(name) : name;
-      const info = resolver.formatOf(path);
+      let info: ReturnType<Resolver['formatOf']>;
+      let source: string;
+      try {
+        info = resolver.formatOf(path);
+        if (info.format === 'commonjs') {
+          return generated(getVm(), `${INTERNAL}.requireFile(${JSON.stringify(path)})`);
+        }
+        source = loadSourceText(state.fs, path, info.typescript === true);
+      } catch (err) {
+        const e = err as { code?: string; message?: string };
+        return throwingModule(e.message ?? String(err), e.code ?? 'ERR_MODULE_NOT_FOUND');
+      }
       if (info.format === 'json') {
-        const text = loadSourceText(state.fs, path, false);
-        JSON.parse(text);
-        return `export default ${text};`;
+        try {
+          JSON.parse(source);
+        } catch (err) {
+          return throwingModule(`${path}: ${(err as Error).message}`, 'ERR_INVALID_JSON');
+        }
+        return `export default ${source};`;
       }
-      if (info.format === 'commonjs') {
-        return generated(vm, `${INTERNAL}.requireFile(${JSON.stringify(path)})`);
-      }
-      const source = loadSourceText(state.fs, path, info.typescript === true);
       // import.meta goes on a line of its own; stack frames are moved back one line (binding.lineOffset).
       state.prefixedModules.add(name);
       return `${importMeta(name, path)}\n${source}`;
-    } catch (err) {
-      if (isHandle(err)) return { error: err };
-      return { error: guestError(vm, err) };
-    }
+    },
   };
-
-  return { load, normalize };
 }
 
 /** `import.meta` as Node fills it, in one line. */
@@ -94,18 +94,27 @@ function importMeta(url: string, path: string): string {
   );
 }
 
+/** A module whose evaluation throws `message` with `code` (an import that cannot be resolved or read). */
+function throwingModule(message: string, code: string): string {
+  return `throw Object.assign(new Error(${JSON.stringify(message)}), { code: ${JSON.stringify(code)} });`;
+}
+
 /**
  * Source of a module re-exporting the value of `expression` (evaluated now, in the guest): default is
- * the value, named exports its own enumerable keys that are valid names.
+ * the value, named exports its own enumerable keys that are valid names. Evaluating it may throw (a
+ * CommonJS file that throws while loading): the import then fails with that error.
  */
-function generated(vm: QuickJSContext, expression: string): string {
-  const result = vm.evalCode(
-    `(() => { const m = ${expression}; return (m !== null && (typeof m === 'object' || typeof m === 'function')) ? JSON.stringify(Object.keys(m)) : '[]'; })()`,
-    'node:internal/modules/esm/translators',
-  );
-  if (result.error) throw result.error;
-  const keys = JSON.parse(result.value.consume((h) => vm.getString(h))) as string[];
-  const names = keys.filter((k) => IDENTIFIER.test(k) && !RESERVED.has(k));
+function generated(vm: QuickJS, expression: string): string {
+  const answer = JSON.parse(
+    vm
+      .evalCode(
+        `(() => { try { const m = ${expression}; return JSON.stringify({ keys: m !== null && (typeof m === 'object' || typeof m === 'function') ? Object.keys(m) : [] }); } catch (e) { return JSON.stringify({ error: ${INTERNAL}.stashError(e) }); } })()`,
+        'node:internal/modules/esm/translators',
+      )
+      .consume((h) => h.toString()),
+  ) as { keys?: string[]; error?: number };
+  if (answer.error !== undefined) return `throw ${INTERNAL}.takeError(${answer.error});`;
+  const names = (answer.keys ?? []).filter((k) => IDENTIFIER.test(k) && !RESERVED.has(k));
   const lines = [`const __m = ${expression};`, 'export default __m;'];
   if (names.length) lines.push(`export const { ${names.join(', ')} } = __m;`);
   return lines.join('\n');
@@ -116,25 +125,4 @@ function parentPath(baseName: string, cwd: string): string {
   if (baseName.startsWith('/')) return baseName;
   // Builtins and evaluated snippets import relative to the working directory.
   return `${cwd === '/' ? '' : cwd}/[eval]`;
-}
-
-function isHandle(value: unknown): value is QuickJSHandle {
-  return typeof value === 'object' && value !== null && 'alive' in value && 'dispose' in value;
-}
-
-/** A guest Error with Node's code for a resolve failure (or any host error). */
-function guestError(vm: QuickJSContext, err: unknown): QuickJSHandle {
-  const e = err instanceof Error ? err : new Error(String(err));
-  // Made by the guest's own Error constructor, so its stack reads "Error: <message>" with the frames.
-  const handle = vm
-    .getProp(vm.global, 'Error')
-    .consume((ctor) =>
-      vm.newString(e.message).consume((msg) => vm.unwrapResult(vm.callFunction(ctor, vm.undefined, msg))),
-    );
-  if (err instanceof ResolveError || (e as { code?: string }).code) {
-    const code = vm.newString((e as { code?: string }).code ?? 'ERR_INTERNAL');
-    vm.setProp(handle, 'code', code);
-    code.dispose();
-  }
-  return handle;
 }

@@ -13,7 +13,7 @@ export interface WorkerPort {
 /** Serves one host. `afterLoad` runs once the engine's files are in (the worker locks itself down there). */
 export async function serveNodeWorker(
   port: WorkerPort,
-  options: EngineLoadOptions & { afterLoad?: () => void } = {},
+  options: EngineLoadOptions & { afterLoad?: () => void },
 ): Promise<void> {
   const queue: HostToWorker[] = [];
   let engine: NodeEngine | undefined;

@@ -2,7 +2,7 @@
  * The node Web Worker: loaded on the first `node` command, never before. It fetches the QuickJS wasm
  * from our own origin, then locks itself down (no network, no storage) before any program runs.
  */
-import wasmLocation from '@jitl/quickjs-ng-wasmfile-release-sync/wasm?url';
+import wasmLocation from 'quickjs-wasi/quickjs.wasm?url';
 import { lockDown } from '../shared/lockdown.ts';
 import type { HostToWorker, WorkerToHost } from '../shared/protocol.ts';
 import { serveNodeWorker } from './worker-main.ts';

@@ -32,7 +32,7 @@ export function compiledEngine(): Promise<WebAssembly.Module> {
   compiled ??= (async () => {
     const { readFile } = await import('node:fs/promises');
     const { createRequire } = await import('node:module');
-    const path = createRequire(import.meta.url).resolve('@jitl/quickjs-ng-wasmfile-release-sync/wasm');
+    const path = createRequire(import.meta.url).resolve('quickjs-wasi/quickjs.wasm');
     return WebAssembly.compile(await readFile(path));
   })();
   return compiled;

@@ -34,7 +34,16 @@ module.exports = function bootstrap(binding) {
   // util.inspect reads promise states through this hook (see internal/host).
   globalThis.__tabcodeHost = { promiseState: (value) => binding.promiseState(value) };
 
+  requireBuiltin('internal/error-compat');
   installStackTraces(binding);
+  // The engine's own performance.now() is fixed and counts whole milliseconds; the host's is finer.
+  const timeOrigin = globalThis.performance.timeOrigin;
+  Object.defineProperty(globalThis, 'performance', {
+    value: { now: () => binding.hrtime(), timeOrigin, toJSON: () => ({ timeOrigin }) },
+    configurable: true,
+    writable: true,
+    enumerable: true,
+  });
   const define = (name, value) =>
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
   define('global', globalThis);
@@ -61,16 +70,29 @@ module.exports = function bootstrap(binding) {
 
   const modules = requireBuiltin('internal/modules');
   const fatal = requireBuiltin('internal/fatal');
+  // Errors a CommonJS module threw while an ES module imported it, kept until the import rethrows them.
+  const loadErrors = new Map();
+  let nextLoadError = 0;
   Object.defineProperty(globalThis, Symbol.for('tabcode.internal'), {
     value: Object.freeze({
       requireBuiltin,
       requireFile: (path) => modules.requireFile(path),
       resolveUrl: (specifier, url) => modules.resolveUrl(specifier, url),
+      stashError: (err) => {
+        loadErrors.set(++nextLoadError, err);
+        return nextLoadError;
+      },
+      takeError: (id) => {
+        const err = loadErrors.get(id);
+        loadErrors.delete(id);
+        return err;
+      },
     }),
     enumerable: false,
   });
 
-  binding.registerDispatch((kind, a, b, c, d) => {
+  // The engine keeps this function (a handle made at boot, kept in the snapshot) to drive the program.
+  return function dispatch(kind, a, b, c, d) {
     try {
       switch (kind) {
         case 'main':
@@ -89,13 +111,15 @@ module.exports = function bootstrap(binding) {
           return process._naturalExit();
         case 'fatal':
           return fatal.uncaught(a);
+        case 'rejection':
+          return process._unhandledRejection(a, b);
         default:
           return undefined;
       }
     } catch (err) {
       fatal.uncaught(err);
     }
-  });
+  };
 
   function tryRequire(name) {
     try {

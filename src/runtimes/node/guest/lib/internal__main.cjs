@@ -7,6 +7,7 @@ const modules = require('internal/modules');
 const fatal = require('internal/fatal');
 
 function run() {
+  process._configure();
   const info = JSON.parse(binding.info());
   const plan = info.plan;
   const cwd = binding.cwd();

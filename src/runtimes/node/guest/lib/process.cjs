@@ -6,18 +6,17 @@
 const binding = require('internal/binding');
 const EventEmitter = require('node:events');
 
-const info = JSON.parse(binding.info());
-const plan = info.plan;
+// The engine loads this module once, before any program (the boot snapshot); what belongs to a run
+// (argv, env, execArgv, the start time) is filled in by _configure() when the run starts.
+let plan = { mode: 'stdin', scriptArgs: [], execArgv: [], noWarnings: false };
 const VERSION = 'v22.12.0';
-const startedAt = binding.hrtime();
+let startedAt = binding.hrtime();
 
 const process = new EventEmitter();
 const argv = ['/usr/local/bin/node'];
-if (plan.mode === 'script' || plan.mode === 'check') argv.push(plan.script);
-argv.push(...plan.scriptArgs);
 
 /** process.env: strings only (Node turns assigned values into strings). */
-const envTarget = Object.assign(Object.create(null), info.env);
+const envTarget = Object.create(null);
 const env = new Proxy(envTarget, {
   set(target, key, value) {
     target[key] = String(value);
@@ -84,13 +83,17 @@ let stdin;
 function getStdin() {
   if (stdin) return stdin;
   const bytes = new Uint8Array(binding.stdin());
+  let sent = false;
   try {
     const { Readable } = require('node:stream');
     const { Buffer } = require('buffer');
     stdin = new Readable({
       read() {
+        if (sent) return;
+        sent = true;
         if (bytes.length) this.push(Buffer.from(bytes));
-        this.push(null);
+        // The end comes on a later turn, as from a pipe (readline sees its lines before 'close').
+        setImmediate(() => this.push(null));
       },
     });
   } catch {
@@ -166,7 +169,7 @@ Object.assign(process, {
   execPath: '/usr/local/bin/node',
   argv0: 'node',
   argv,
-  execArgv: plan.execArgv,
+  execArgv: [],
   env,
   features: { inspector: false, ipv6: false, tls: false, typescript: 'strip' },
   config: { variables: {} },
@@ -300,6 +303,41 @@ Object.assign(process, {
     stopNow(code);
   },
   _runTicks: runTicks,
+  /** The engine: a run starts (its command line and environment). */
+  _configure() {
+    const info = JSON.parse(binding.info());
+    plan = info.plan;
+    startedAt = binding.hrtime();
+    argv.length = 1;
+    if (plan.mode === 'script' || plan.mode === 'check') argv.push(plan.script);
+    argv.push(...plan.scriptArgs);
+    process.execArgv = [...plan.execArgv];
+    for (const key of Object.keys(envTarget)) delete envTarget[key];
+    Object.assign(envTarget, info.env);
+  },
+  /** The engine: a rejection nobody handled by the end of the microtask queue (Node's default: throw). */
+  _unhandledRejection(reason, promise) {
+    if (process.listenerCount('unhandledRejection') > 0) {
+      process.emit('unhandledRejection', reason, promise);
+      return;
+    }
+    let err = reason;
+    if (!(reason instanceof Error)) {
+      let shown;
+      try {
+        shown = require('node:util').inspect(reason);
+      } catch {
+        shown = String(reason);
+      }
+      err = new Error(
+        `This error originated either by throwing inside of an async function without a catch block, or by rejecting a promise which was not handled with .catch(). The promise rejected with the reason "${shown}".`,
+      );
+      err.name = 'UnhandledPromiseRejection';
+      err.code = 'ERR_UNHANDLED_REJECTION';
+      err.stack = `[UnhandledPromiseRejection: ${err.message}]`;
+    }
+    require('internal/fatal').uncaught(err);
+  },
 });
 
 Object.defineProperty(process, 'exitCode', {

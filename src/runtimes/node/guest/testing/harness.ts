@@ -14,17 +14,10 @@
  *   const h = await GuestHarness.create();
  *   expect(h.eval("require('node:path').join('a', '..', 'b')")).toBe(require('node:path').join('a', '..', 'b'));
  */
-import variant from '@jitl/quickjs-ng-wasmfile-release-sync';
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSContext,
-  type QuickJSRuntime,
-  type QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
+import { JSValueHandle as HandleClass, JSException, type JSValueHandle, QuickJS } from 'quickjs-wasi';
+import { compiledEngine } from '../../testing/run-node.ts';
 import { GUEST_SOURCES, VENDOR_ALIASES } from '../sources.ts';
 import { EVENT_LOOP_SOURCE } from './event-loop.ts';
-
-let modulePromise: Promise<QuickJSWASMModule> | undefined;
 
 const LOADER = `(function () {
   const cache = Object.create(null);
@@ -47,6 +40,14 @@ const LOADER = `(function () {
     return module.exports;
   }
   globalThis.require = load;
+  const hostNow = __hostNow;
+  delete globalThis.__hostNow;
+  // quickjs-wasi's performance.now is fixed and counts whole milliseconds: a finer one, from the host.
+  const origin = performance.timeOrigin;
+  Object.defineProperty(globalThis, 'performance', {
+    value: { now: () => hostNow(), timeOrigin: origin, toJSON: () => ({ timeOrigin: origin }) },
+    configurable: true, writable: true, enumerable: true,
+  });
   globalThis.process = {
     cwd: () => '/home/user/project',
     env: { HOME: '/home/user/project', PATH: '/usr/bin:/bin' },
@@ -68,6 +69,7 @@ const LOADER = `(function () {
   globalThis.console = { log: (...a) => __print(fmt(a)), error: (...a) => __print(fmt(a)), warn: (...a) => __print(fmt(a)) };
   globalThis.__tabcodeHost = { promiseState: __hostPromiseState };
   delete globalThis.__hostPromiseState;
+  load('internal/error-compat');
   try { load('internal/globals'); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; }
 })();`;
 
@@ -75,42 +77,52 @@ export class GuestHarness {
   /** Everything printed since the last `takeOutput()`. */
   private output = '';
 
-  private constructor(
-    private readonly runtime: QuickJSRuntime,
-    private readonly vm: QuickJSContext,
-  ) {}
+  private constructor(private readonly vm: QuickJS) {}
 
   static async create(sources: Readonly<Record<string, string>> = GUEST_SOURCES): Promise<GuestHarness> {
-    modulePromise ??= newQuickJSWASMModuleFromVariant(variant);
-    const qjs = await modulePromise;
-    const runtime = qjs.newRuntime();
-    runtime.setMemoryLimit(256 * 1024 * 1024);
-    runtime.setMaxStackSize(1024 * 1024);
-    const vm = runtime.newContext();
-    const harness = new GuestHarness(runtime, vm);
-    vm.newFunction('__hostSource', (nameHandle) => {
-      const source = sources[vm.getString(nameHandle)];
+    let harness: GuestHarness | undefined;
+    const vm = await QuickJS.create({
+      wasm: await compiledEngine(),
+      memoryLimit: 256 * 1024 * 1024,
+      maxStackSize: 512 * 1024,
+    });
+    harness = new GuestHarness(vm);
+    const define = (name: string, fn: (...args: JSValueHandle[]) => JSValueHandle) => {
+      const handle = vm.newFunction(name, fn);
+      vm.setProp(vm.global, name, handle);
+      handle.dispose();
+    };
+    define('__hostSource', (nameHandle) => {
+      const source = sources[nameHandle.toString()];
       return source === undefined ? vm.undefined : vm.newString(source);
-    }).consume((fn) => vm.setProp(vm.global, '__hostSource', fn));
-    vm.newFunction('__hostCompile', (sourceHandle, fileHandle) => {
-      const wrapped = `(function (exports, require, module, __filename, __dirname) {${vm.getString(sourceHandle)}\n})`;
-      return vm.evalCode(wrapped, vm.getString(fileHandle));
-    }).consume((fn) => vm.setProp(vm.global, '__hostCompile', fn));
+    });
+    define('__hostCompile', (sourceHandle, fileHandle) => {
+      const wrapped = `(function (exports, require, module, __filename, __dirname) {${sourceHandle.toString()}\n})`;
+      return vm.evalCode(wrapped, fileHandle.toString());
+    });
     // The promise-state hook internal/host describes: null for a non-promise, else [state, value?].
-    vm.newFunction('__hostPromiseState', (handle) => {
-      const state = vm.getPromiseState(handle);
-      if (state.type === 'fulfilled' && state.notAPromise) return vm.null;
+    define('__hostPromiseState', (handle) => {
+      if (!handle.isObject || handle.promiseState < 0) return vm.null;
+      const state = handle.promiseState;
       const result = vm.newArray();
-      vm.newString(state.type).consume((s) => vm.setProp(result, 0, s));
-      if (state.type === 'fulfilled') state.value.consume((v) => vm.setProp(result, 1, v));
-      if (state.type === 'rejected') state.error.consume((e) => vm.setProp(result, 1, e));
+      const name = vm.newString(state === 0 ? 'pending' : state === 1 ? 'fulfilled' : 'rejected');
+      result.setProp('0', name);
+      name.dispose();
+      if (state !== 0) {
+        const value = promiseResult(vm, handle);
+        result.setProp('1', value);
+        value.dispose();
+      }
       return result;
-    }).consume((fn) => vm.setProp(vm.global, '__hostPromiseState', fn));
-    vm.newFunction('__print', (textHandle) => {
-      harness.output += vm.getString(textHandle);
-    }).consume((fn) => vm.setProp(vm.global, '__print', fn));
-    harness.check(vm.evalCode(LOADER, 'tabcode:harness'));
-    harness.check(vm.evalCode(EVENT_LOOP_SOURCE, 'tabcode:event-loop'));
+    });
+    // quickjs-wasi's performance.now() counts whole milliseconds; the engine lends the host's clock.
+    define('__hostNow', () => vm.newNumber(performance.now()));
+    define('__print', (textHandle) => {
+      if (harness) harness.output += textHandle.toString();
+      return vm.undefined;
+    });
+    harness.check(() => vm.evalCode(LOADER, 'tabcode:harness'));
+    harness.check(() => vm.evalCode(EVENT_LOOP_SOURCE, 'tabcode:event-loop'));
     return harness;
   }
 
@@ -120,7 +132,7 @@ export class GuestHarness {
    * afterwards. A guest exception is rethrown as an Error with the guest's name, message and stack.
    */
   eval(code: string, filename = '/home/user/project/test.js'): unknown {
-    const value = this.check(this.vm.evalCode(code, filename));
+    const value = this.check(() => this.vm.evalCode(code, filename));
     this.drain();
     return value;
   }
@@ -130,19 +142,20 @@ export class GuestHarness {
    * value (as `eval` does) or rethrows its rejection.
    */
   evalAsync(code: string): unknown {
-    const result = this.vm.evalCode(code, '/home/user/project/test.js');
-    if (result.error) this.rethrow(result.error);
-    const promise = result.value;
+    let promise: JSValueHandle;
+    try {
+      promise = this.vm.evalCode(code, '/home/user/project/test.js');
+    } catch (err) {
+      this.rethrow(err);
+    }
     try {
       for (let i = 0; i < 10_000; i++) {
-        const state = this.vm.getPromiseState(promise);
-        if (state.type === 'fulfilled') {
-          if (state.notAPromise) return this.vm.dump(promise);
-          return state.value.consume((v) => this.vm.dump(v));
-        }
-        if (state.type === 'rejected') state.error.consume((e) => this.rethrow(e));
+        const state = promise.isObject ? promise.promiseState : -1;
+        if (state < 0) return this.vm.dump(promise);
+        if (state === 1) return this.settled(promise, false);
+        if (state === 2) this.settled(promise, true);
         this.drain();
-        if (this.vm.getPromiseState(promise).type === 'pending' && !this.step()) {
+        if (promise.promiseState === 0 && !this.step()) {
           throw new Error('guest promise never settled (no pending jobs or timers left)');
         }
       }
@@ -179,40 +192,70 @@ export class GuestHarness {
 
   dispose(): void {
     this.vm.dispose();
-    this.runtime.dispose();
   }
 
   /** Runs one timer or immediate callback (then its promise jobs); false when none is pending. */
   private step(): boolean {
-    const ran = this.eval('__loop.step()') === true;
-    return ran;
+    return this.eval('__loop.step()') === true;
   }
 
   /** Runs process.nextTick callbacks, then promise jobs, until neither is left (Node's order). */
   private drain(): void {
     for (;;) {
-      const ticks = this.vm.evalCode('globalThis.__ticks ? __ticks.run() : 0', 'tabcode:ticks');
-      const ran = ticks.error ? this.rethrow(ticks.error) : ticks.value.consume((v) => this.vm.getNumber(v));
-      const jobs = this.runtime.executePendingJobs();
-      if (jobs.error) jobs.error.consume((e) => this.rethrow(e));
-      if (ran === 0 && 'value' in jobs && jobs.value === 0) return;
+      let ran: number;
+      let jobs: number;
+      try {
+        ran = this.vm
+          .evalCode('globalThis.__ticks ? __ticks.run() : 0', 'tabcode:ticks')
+          .consume((v) => v.toNumber());
+        jobs = this.vm.executePendingJobs();
+      } catch (err) {
+        this.rethrow(err);
+      }
+      if (ran === 0 && jobs === 0) return;
     }
   }
 
-  private check(result: ReturnType<QuickJSContext['evalCode']>): unknown {
-    if (result.error) this.rethrow(result.error);
-    const handle = result.value;
+  /** The value of a settled promise (dumped), or its rejection rethrown. */
+  private settled(promise: JSValueHandle, rejected: boolean): unknown {
+    const value = promiseResult(this.vm, promise);
+    if (rejected) this.rethrowValue(value);
+    try {
+      return this.vm.dump(value);
+    } finally {
+      value.dispose();
+    }
+  }
+
+  private check(run: () => JSValueHandle): unknown {
+    let handle: JSValueHandle;
+    try {
+      handle = run();
+    } catch (err) {
+      this.rethrow(err);
+    }
     try {
       return this.vm.dump(handle);
     } finally {
-      // dump() of a promise disposes the handle itself.
-      if (handle.alive) handle.dispose();
+      handle.dispose();
     }
   }
 
-  private rethrow(errorHandle: Parameters<QuickJSContext['dump']>[0]): never {
-    const dumped = this.vm.dump(errorHandle) as { name?: string; message?: string; stack?: string } | string;
-    errorHandle.dispose();
+  /** A guest exception (JSException) as a host Error with the guest's name, message and stack. */
+  private rethrow(err: unknown): never {
+    if (err instanceof JSException) {
+      const e = new Error(err.message);
+      e.name = err.name;
+      e.stack = `${err.name}: ${err.message}\n${err.stack ?? ''}`;
+      err.dispose();
+      throw e;
+    }
+    throw err;
+  }
+
+  private rethrowValue(handle: JSValueHandle): never {
+    const dumped = this.vm.dump(handle) as { name?: string; message?: string; stack?: string } | string;
+    handle.dispose();
     if (typeof dumped === 'object' && dumped !== null) {
       const err = new Error(dumped.message ?? String(dumped));
       err.name = dumped.name ?? 'Error';
@@ -221,4 +264,10 @@ export class GuestHarness {
     }
     throw new Error(`guest threw ${JSON.stringify(dumped)}`);
   }
+}
+
+/** A settled promise's value, read with quickjs-wasi's own export (as its resolvePromise does). */
+function promiseResult(vm: QuickJS, promise: JSValueHandle): JSValueHandle {
+  const exports = (vm as unknown as { exports: { qjs_promise_result(ptr: number): number } }).exports;
+  return new HandleClass(vm, exports.qjs_promise_result(promise.ptr));
 }
