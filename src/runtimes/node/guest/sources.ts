@@ -21,7 +21,10 @@ const files = import.meta.glob<string>('./lib/*.cjs', { query: '?raw', import: '
 export const GUEST_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   ...Object.fromEntries(
     Object.entries(files).map(([path, source]) => [
-      path.replace(/^\.\/lib\//, '').replace(/\.cjs$/, '').replaceAll('__', '/'),
+      path
+        .replace(/^\.\/lib\//, '')
+        .replace(/\.cjs$/, '')
+        .replaceAll('__', '/'),
       source,
     ]),
   ),
