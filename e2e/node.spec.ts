@@ -242,9 +242,40 @@ test("code the agent runs cannot reach the page's storage, network or globals", 
   expect(seen.constructorEscape).toBe('undefined');
   const after = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort());
   expect(after).toEqual(before);
+  // The second wall: the node worker itself has no network or storage left once its engine loaded.
+  const worker = page.workers().find((w) => /worker-[\w-]+\.js/.test(w.url()));
+  expect(worker, 'the node worker').toBeDefined();
+  const inWorker = await worker?.evaluate(() =>
+    [
+      'fetch',
+      'XMLHttpRequest',
+      'WebSocket',
+      'EventSource',
+      'indexedDB',
+      'caches',
+      'importScripts',
+      'BroadcastChannel',
+      'Worker',
+    ].map((name) => `${name}:${typeof (globalThis as Record<string, unknown>)[name]}`),
+  );
+  expect(inWorker).toEqual(
+    [
+      'fetch',
+      'XMLHttpRequest',
+      'WebSocket',
+      'EventSource',
+      'indexedDB',
+      'caches',
+      'importScripts',
+      'BroadcastChannel',
+      'Worker',
+    ].map((name) => `${name}:undefined`),
+  );
 });
 
-test('Esc stops a runaway program at once and keeps what it printed; the next run works', async ({ page }) => {
+test('Esc stops a runaway program at once and keeps what it printed; the next run works', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   api.script([
     {
