@@ -24,6 +24,8 @@ export interface NodePlan {
   testPatterns: string[];
   testNamePatterns: string[];
   testOnly: boolean;
+  /** --test-timeout, ms per test. */
+  testTimeoutMs?: number;
   /** --max-old-space-size, MB. */
   maxOldSpaceMb?: number;
   envFiles: string[];
@@ -187,6 +189,12 @@ export function parseNodeArgs(args: string[]): NodePlan {
       case '--test-name-pattern':
         plan.testNamePatterns.push(value as string);
         break;
+      case '--test-timeout': {
+        const ms = Number(value);
+        if (!Number.isFinite(ms) || ms < 0) throw new NodeCliError(`node: invalid --test-timeout: ${value}`);
+        plan.testTimeoutMs = ms;
+        break;
+      }
       case '--max-old-space-size': {
         const mb = Number(value);
         if (!Number.isFinite(mb) || mb <= 0)

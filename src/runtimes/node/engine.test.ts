@@ -297,3 +297,18 @@ describe('node engine: promises Node would report', () => {
     expect(r.stdout).toBe('undefined undefined\n');
   });
 });
+
+describe('node engine: node --test options', () => {
+  it('--test-name-pattern runs only the matching tests; --test-timeout cancels a slow one', async () => {
+    putFiles(engine, {
+      'tt/a.test.js':
+        "const { test } = require('node:test');\ntest('fast one', () => {});\ntest('other', () => {});\ntest('slow one', () => new Promise((r) => setTimeout(r, 2000)));\n",
+    });
+    const r = await runNode(engine, ['--test', '--test-name-pattern=fast', 'tt/']);
+    expect(r.stdout).toContain('✔ fast one');
+    expect(r.stdout).not.toContain('✔ other');
+    const t = await runNode(engine, ['--test', '--test-timeout=100', 'tt/']);
+    expect(t.stdout).toMatch(/✖ slow one/);
+    expect(t.exitCode).toBe(1);
+  });
+});

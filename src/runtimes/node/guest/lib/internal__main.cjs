@@ -129,6 +129,8 @@ function runTests(files, base, plan) {
     files,
     cwd: binding.cwd(),
     only: plan.testOnly,
+    namePatterns: plan.testNamePatterns,
+    ...(plan.testTimeoutMs !== undefined ? { timeout: plan.testTimeoutMs } : {}),
     load(file) {
       const resolved = JSON.parse(binding.resolve(file, `${base}[test]`, 'require'));
       if (resolved.format === 'module') return import(modules.pathToFileUrl(resolved.path));
