@@ -25,7 +25,7 @@ import { requestId } from './ids.ts';
 import { buildMessage, resolveTurn, TurnQueue } from './script.ts';
 import { errorEvent, formatEvent, messageEvents, type SseEvent } from './sse.ts';
 import type { Fault, MessagesBody, MockApi, MockApiOptions, RecordedRequest, TurnSpec } from './types.ts';
-import { validateMessagesRequest, visibleToolNames } from './validate.ts';
+import { checkToolSearchBeta, validateMessagesRequest, visibleToolNames } from './validate.ts';
 
 export { EXHAUSTED_TEXT } from './script.ts';
 export type * from './types.ts';
@@ -103,7 +103,11 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     } catch {
       return { error: invalidRequest('There was an error parsing the body of the request as JSON') };
     }
-    const invalid = validateMessagesRequest(parsed, { countTokens, toolReference: options.toolReference });
+    const invalid =
+      validateMessagesRequest(parsed, { countTokens, toolReference: options.toolReference }) ??
+      (options.requireToolSearchBeta === false || options.toolReference === false
+        ? null
+        : checkToolSearchBeta(parsed, req.headers['anthropic-beta']));
     return invalid ? { error: invalidRequest(invalid) } : { body: parsed as Json };
   }
 

@@ -6,7 +6,7 @@ import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { estimateTokens, linearizePrompt, PromptCache } from './cache.ts';
 import { type MockApi, startMockApi } from './server.ts';
-import { validateMessagesRequest, visibleToolNames } from './validate.ts';
+import { TOOL_SEARCH_BETA, validateMessagesRequest, visibleToolNames } from './validate.ts';
 
 type Params = Anthropic.MessageCreateParamsNonStreaming;
 const tool = (name: string, extra: Record<string, unknown> = {}): Anthropic.Tool => ({
@@ -33,6 +33,8 @@ function searched(names: string[], tools: Anthropic.Tool[]): Params {
   };
 }
 const TOOLS = [tool('ToolSearch'), tool('mcp__gh__create_issue', { defer_loading: true })];
+/** The Claude API's tool-search beta: requests with deferred tools or references need it. */
+const BETA = { 'anthropic-beta': TOOL_SEARCH_BETA };
 
 describe('tool_reference expansion', () => {
   it('makes a referenced deferred tool visible, and only that one', () => {
@@ -90,7 +92,7 @@ describe('tool search 400s on the server', () => {
   beforeAll(async () => {
     api = await startMockApi();
     noSearch = await startMockApi({ toolReference: false });
-    client = new Anthropic({ apiKey: 'test', baseURL: api.url, maxRetries: 0 });
+    client = new Anthropic({ apiKey: 'test', baseURL: api.url, maxRetries: 0, defaultHeaders: BETA });
     plain = new Anthropic({ apiKey: 'test', baseURL: noSearch.url, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -124,6 +126,32 @@ describe('tool search 400s on the server', () => {
     expect(await rejection(client, bare)).toMatch(/^messages\.0\.content\.0: Input tag 'tool_reference'/);
   });
 
+  it('needs the tool-search beta header for defer_loading and tool_reference, like the Claude API', async () => {
+    const bare = new Anthropic({ apiKey: 'test', baseURL: api.url, maxRetries: 0 });
+    expect(
+      await rejection(bare, { ...searched([], TOOLS), messages: [{ role: 'user', content: 'hi' }] }),
+    ).toBe(
+      `tools.1.custom.defer_loading: defer_loading requires the beta header 'anthropic-beta: ${TOOL_SEARCH_BETA}'`,
+    );
+    const referenceOnly = searched(
+      ['mcp__gh__create_issue'],
+      [tool('ToolSearch'), tool('mcp__gh__create_issue')],
+    );
+    expect(await rejection(bare, referenceOnly)).toMatch(
+      /^messages\.2\.content\.0: tool_reference blocks require the beta header/,
+    );
+    // The SDK's beta interface sends it (with other betas, comma-separated).
+    api.script([{ content: [{ type: 'text', text: 'ok' }] }]);
+    const ok = await bare.beta.messages.create({
+      ...(searched(['mcp__gh__create_issue'], TOOLS) as never),
+      betas: ['token-efficient-tools-2025-02-19', TOOL_SEARCH_BETA],
+    });
+    expect(ok.content[0]).toMatchObject({ text: 'ok' });
+    expect(api.requests.at(-1)?.headers['anthropic-beta']).toBe(
+      `token-efficient-tools-2025-02-19,${TOOL_SEARCH_BETA}`,
+    );
+  });
+
   it('without tool search, rejects tool_reference and defer_loading as unknown', async () => {
     expect(
       await rejection(
@@ -147,7 +175,7 @@ describe('tool search 400s on the server', () => {
   it('with checkToolVisibility, refuses a scripted call of a tool the model cannot see', async () => {
     const strict = await startMockApi({ checkToolVisibility: true });
     try {
-      const c = new Anthropic({ apiKey: 'test', baseURL: strict.url, maxRetries: 0 });
+      const c = new Anthropic({ apiKey: 'test', baseURL: strict.url, maxRetries: 0, defaultHeaders: BETA });
       const call = (name: string) => ({ content: [{ type: 'tool_use' as const, name, input: {} }] });
       strict.script([call('mcp__gh__create_issue'), call('mcp__gh__create_issue')]);
       const hidden = { ...searched([], TOOLS), messages: [{ role: 'user' as const, content: 'go' }] };

@@ -118,6 +118,11 @@ export interface MockApiOptions {
    */
   toolReference?: boolean;
   /**
+   * True (default): like the Claude API, a request with a `defer_loading` tool or a `tool_reference`
+   * block needs the tool-search beta (`anthropic-beta: advanced-tool-use-2025-11-20`), else a 400.
+   */
+  requireToolSearchBeta?: boolean;
+  /**
    * True: a scripted tool_use naming a tool the model cannot see (not sent, or deferred and never
    * referenced) fails the request with a 400 `[mock] ...` (not retried), so tests catch a client that forgot to load it.
    */

@@ -339,3 +339,32 @@ function checkToolReferences(body: Json): string | null {
   }
   return null;
 }
+
+/** The beta the Claude API needs for `defer_loading` tools and `tool_reference` blocks. */
+export const TOOL_SEARCH_BETA = 'advanced-tool-use-2025-11-20';
+
+/**
+ * The 400 of a request that uses tool search (a `defer_loading` tool, a `tool_reference` block) without
+ * the tool-search beta in its `anthropic-beta` header (comma-separated list); null when it is fine.
+ */
+export function checkToolSearchBeta(body: unknown, header: string | string[] | undefined): string | null {
+  if (!isObject(body)) return null;
+  const betas = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((b) => b.trim());
+  if (betas.includes(TOOL_SEARCH_BETA)) return null;
+  const tools = (Array.isArray(body.tools) ? body.tools : []).filter(isObject);
+  const i = tools.findIndex((t) => t.defer_loading !== undefined);
+  if (i >= 0) {
+    return `tools.${i}.custom.defer_loading: defer_loading requires the beta header 'anthropic-beta: ${TOOL_SEARCH_BETA}'`;
+  }
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
+  for (let m = 0; m < messages.length; m++) {
+    const blocks = blocksOf(messages[m].content);
+    for (let j = 0; j < blocks.length; j++) {
+      const inner = blocks[j].type === 'tool_result' ? blocks[j].content : undefined;
+      if (Array.isArray(inner) && inner.some((x) => isObject(x) && x.type === 'tool_reference')) {
+        return `messages.${m}.content.${j}: tool_reference blocks require the beta header 'anthropic-beta: ${TOOL_SEARCH_BETA}'`;
+      }
+    }
+  }
+  return null;
+}

@@ -9,6 +9,7 @@ import {
   DEFERRED_TOOLS_HEADER,
   DEFERRED_TOOLS_REMOVED_HEADER,
   definitionResolver,
+  describeToolSearchMode,
   discoveredToolNames,
   isDeferredTool,
   isToolReferenceRejection,
@@ -142,5 +143,33 @@ describe('discovery and portable results', () => {
     ).toBe(true);
     expect(isToolReferenceRejection(err(400, 'max_tokens: Field required'))).toBe(false);
     expect(isToolReferenceRejection(err(500, 'tool_reference'))).toBe(false);
+  });
+});
+
+describe('the mode, in words for the Usage panel', () => {
+  it('says native or portable and why, including the endpoint error that switched it', () => {
+    expect(describeToolSearchMode(createDeferredToolsState('auto'))).toEqual({
+      mode: 'native',
+      why: 'The endpoint takes tool_reference blocks and defer_loading (beta advanced-tool-use-2025-11-20); it falls back to portable if it ever refuses them.',
+    });
+    const switched = {
+      ...createDeferredToolsState('auto'),
+      mode: 'portable' as const,
+      switchedBecause: '400 tool_reference unknown',
+    };
+    expect(describeToolSearchMode(switched)).toEqual({
+      mode: 'portable',
+      why: 'The endpoint refused tool search (400 tool_reference unknown), so loaded tools are sent as full schemas.',
+    });
+    expect(describeToolSearchMode(createDeferredToolsState('portable')).why).toMatch(/^Set to portable/);
+  });
+
+  it('a gateway refusing the beta header also counts as a tool-search rejection', () => {
+    const err = {
+      status: 400,
+      message: '400 Unexpected value(s) `advanced-tool-use-2025-11-20` for the `anthropic-beta` header',
+    };
+    expect(isToolReferenceRejection(err)).toBe(true);
+    expect(isToolReferenceRejection({ status: 400, message: 'max_tokens: Field required' })).toBe(false);
   });
 });

@@ -296,7 +296,37 @@ export function isToolReferenceRejection(err: unknown): boolean {
   const e = err as { status?: unknown; message?: unknown; error?: { error?: { message?: unknown } } };
   if (e.status !== 400) return false;
   const text = `${String(e.error?.error?.message ?? '')} ${String(e.message ?? '')}`;
-  return /tool_reference|defer_loading/.test(text);
+  // The endpoint does not know the blocks, or refuses the beta header they need (some gateways).
+  return /tool_reference|defer_loading|anthropic-beta|advanced-tool-use/.test(text);
+}
+
+/** What the Usage panel says about the session's ToolSearch mode. */
+export interface ToolSearchModeInfo {
+  mode: ToolSearchMode;
+  /** One sentence: why the session is in this mode. */
+  why: string;
+}
+
+/** The session's mode and the reason for it, in words for the UI. Never throws. */
+export function describeToolSearchMode(
+  state: Pick<DeferredToolsState, 'setting' | 'mode' | 'switchedBecause'>,
+): ToolSearchModeInfo {
+  if (state.mode === 'native') {
+    return {
+      mode: 'native',
+      why:
+        state.setting === 'native'
+          ? 'Set to native: loaded tools are sent as tool_reference blocks with defer_loading (beta advanced-tool-use-2025-11-20).'
+          : 'The endpoint takes tool_reference blocks and defer_loading (beta advanced-tool-use-2025-11-20); it falls back to portable if it ever refuses them.',
+    };
+  }
+  return {
+    mode: 'portable',
+    why:
+      state.setting === 'portable'
+        ? 'Set to portable: loaded tools are sent as full schemas in the ToolSearch result and at the end of the tool list.'
+        : `The endpoint refused tool search (${state.switchedBecause ?? 'a 400 on tool_reference or defer_loading'}), so loaded tools are sent as full schemas.`,
+  };
 }
 
 /** Marks every definition a request sends for a discovered tool, so it can be re-sent once its tool is gone. */

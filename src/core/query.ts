@@ -32,8 +32,9 @@ import {
   withUserText,
 } from './messages.ts';
 import { classifyStreamError, isRetryableStreamError } from './model/anthropic.ts';
+import { streamMessages } from './model/beta-stream.ts';
 import { runToolCalls } from './orchestration.ts';
-import { buildRequestBody } from './request.ts';
+import { buildRequestBody, requestBetas } from './request.ts';
 import type { AnyTool } from './tool.ts';
 import { type CanUseToolFn, defaultCanUseTool, type ResultProcessor } from './tool-execution.ts';
 import type { ResultSpiller } from './tool-results.ts';
@@ -129,7 +130,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
     let final: Anthropic.Message;
     let started = false;
     try {
-      const stream = params.client.messages.stream(body, { signal: signal() });
+      // Deferred tools need the tool-search beta: sent through the SDK's beta interface (anthropic-beta).
+      const stream = streamMessages(params.client, body, requestBetas(body), { signal: signal() });
       // The response began (200 and headers): a failure from now on stopped the reply partway, even when
       // the connection drops before the first event reaches the page.
       stream.on('connect', () => {

@@ -47,6 +47,19 @@ export interface BuildRequestParams {
 
 export type RequestBody = Anthropic.MessageCreateParamsStreaming;
 
+/**
+ * The Messages API beta that `defer_loading` tools and `tool_reference` blocks need on the Claude API
+ * (header `anthropic-beta`). Sent only with requests that define a deferred tool, so a session without
+ * deferred tools (or in portable mode) makes plain requests.
+ */
+export const TOOL_SEARCH_BETA = 'advanced-tool-use-2025-11-20';
+
+/** The betas a request body needs: TOOL_SEARCH_BETA when a tool is sent with `defer_loading`. */
+export function requestBetas(body: Pick<RequestBody, 'tools'>): string[] {
+  const deferred = (body.tools ?? []).some((t) => (t as { defer_loading?: unknown }).defer_loading === true);
+  return deferred ? [TOOL_SEARCH_BETA] : [];
+}
+
 function cacheControl(ttl: '5m' | '1h' | undefined): Anthropic.CacheControlEphemeral {
   return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
 }

@@ -4,6 +4,7 @@
  */
 import { Fragment, memo, useState } from 'react';
 import type { RequestUsage } from '../agent/sessions-store.ts';
+import type { ToolSearchModeInfo } from '../core/deferred-tools.ts';
 import {
   estimateCost,
   formatCost,
@@ -13,7 +14,16 @@ import {
   usageTotals,
 } from './usage-state.ts';
 
-function UsagePanelView({ requests, demo }: { requests: readonly RequestUsage[]; demo?: boolean }) {
+function UsagePanelView({
+  requests,
+  demo,
+  toolSearch,
+}: {
+  requests: readonly RequestUsage[];
+  demo?: boolean;
+  /** The session's ToolSearch mode and why (describeToolSearchMode); the line is left out without it. */
+  toolSearch?: ToolSearchModeInfo;
+}) {
   const totals = usageTotals(requests);
   const [openRow, setOpenRow] = useState<number | null>(null);
   return (
@@ -27,6 +37,11 @@ function UsagePanelView({ requests, demo }: { requests: readonly RequestUsage[];
       {demo && (
         <p className="muted" data-testid="usage-demo-note">
           Scripted demo: these token counts come from the script, not from a model, and nothing is billed.
+        </p>
+      )}
+      {toolSearch && (
+        <p className="muted" data-testid="usage-tool-search" data-mode={toolSearch.mode}>
+          ToolSearch: {toolSearch.mode} mode. {toolSearch.why}
         </p>
       )}
       <Totals totals={totals} demo={demo} />
