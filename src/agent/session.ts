@@ -66,6 +66,16 @@ export function requestSizes(body: unknown): RequestSizes | undefined {
   }
 }
 
+/** Most paths a "the user changed these files" reminder names. */
+const MAX_USER_EDITS_NAMED = 20;
+
+/** The note to the model about files the user changed by hand (a system reminder with the prompt). */
+export function userEditsReminder(paths: readonly string[]): string {
+  const named = paths.slice(0, MAX_USER_EDITS_NAMED).join(', ');
+  const more = paths.length > MAX_USER_EDITS_NAMED ? ` and ${paths.length - MAX_USER_EDITS_NAMED} more` : '';
+  return `The user changed these files by hand since your last turn: ${named}${more}. What you read of them before may be out of date: Read them again before you edit them.`;
+}
+
 export interface CreateAgentSessionOptions {
   settings?: Partial<AgentSettings>;
   sandbox?: Sandbox;
@@ -161,6 +171,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   void resultStore.evict().catch(() => {});
   const resultSpiller = createResultSpiller({ store: resultStore });
   const listeners = new Set<(e: SessionEvent) => void>();
+  /** Files the user changed by hand since the last prompt (told to the model with the next one). */
+  const userEdits = new Set<string>();
   let transcript: MessageParam[] = [];
   let running: Promise<void> | undefined;
   let queue: Promise<void> = Promise.resolve();
@@ -248,9 +260,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       options: { ...context.options, tools, model: settings.model, permissionMode: settings.permissionMode },
     };
     // What the sandbox noticed since the last turn (e.g. a preview page's errors) goes with the prompt.
-    const reminders = sandbox
-      .takeReminders()
-      .map((r) => ({ type: 'text' as const, text: `<system-reminder>\n${r}\n</system-reminder>` }));
+    const notes = sandbox.takeReminders();
+    if (userEdits.size > 0) {
+      notes.push(userEditsReminder([...userEdits]));
+      userEdits.clear();
+    }
+    const reminders = notes.map((r) => ({
+      type: 'text' as const,
+      text: `<system-reminder>\n${r}\n</system-reminder>`,
+    }));
     transcript = [...transcript, { role: 'user', content: [...reminders, { type: 'text', text: prompt }] }];
     emit({ type: 'run-start', prompt });
     const client = createAnthropicClient({ apiKey, baseURL: settings.baseURL, fetch: measuringFetch });
@@ -330,6 +348,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
         if (models.length >= 200) break;
       }
       return models;
+    },
+    noteUserEdit(path) {
+      if (typeof path === 'string' && path) userEdits.add(path);
     },
     flushProject: async () => {
       await opened?.persistence?.flush();

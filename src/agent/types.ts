@@ -69,6 +69,13 @@ export interface AgentSession {
    * Never rejects: a failed save is reported as an `error` event.
    */
   flushProject?(): Promise<void>;
+  /**
+   * The user changed `path` by hand (the Files panel: an edit, an upload, a rename or a delete). The read
+   * record of the file is kept as it was, so Edit/Write's "changed since read" check (content hash)
+   * finds the change and asks for a new Read; and the next prompt tells the model which files the user
+   * changed. Never throws.
+   */
+  noteUserEdit?(path: string): void;
   /** Esc: abort running 'abort' tools, let 'finish' tools complete, close the turn validly. */
   interrupt(): void;
   isRunning(): boolean;

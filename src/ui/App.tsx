@@ -215,7 +215,12 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
       label: 'Files',
       render: () => (
         <>
-          <FilesPanel sandbox={agent?.sandbox ?? null} refreshKey={filesRefresh} openRequest={openFile} />
+          <FilesPanel
+            sandbox={agent?.sandbox ?? null}
+            refreshKey={filesRefresh}
+            openRequest={openFile}
+            onUserEdit={(path) => agent?.noteUserEdit?.(path)}
+          />
           {agent && (
             <Suspense fallback={null}>
               <ProjectControls sandbox={agent.sandbox} />

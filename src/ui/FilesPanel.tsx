@@ -1,77 +1,97 @@
 /**
- * The files panel: the workspace as a tree (directories fold), refreshed on sandbox changes (debounced)
- * and whenever `refreshKey` changes; a click shows the file with syntax highlighting and line numbers.
- * Files are reached only through the Sandbox interface.
+ * The files panel: the workspace as a tree (folders fold, empty ones show), refreshed on sandbox changes
+ * (debounced) and whenever `refreshKey` changes. Files and folders are created, renamed, deleted,
+ * uploaded (picker or drop, folders included) and downloaded (a file, or the project as a zip); a click
+ * opens a file to read or edit by hand (FileViewer). Everything goes through the Sandbox interface.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type DragEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import { CopyButton } from './CopyButton.tsx';
+import { downloadBlob } from './download.ts';
+import { FileViewer, type Viewed } from './FileViewer.tsx';
+import {
+  entriesFromDrop,
+  entriesFromFileList,
+  listTree,
+  pathProblem,
+  type UploadEntry,
+  type UploadOutcome,
+  uploadEntries,
+  visibleName,
+  type WorkspaceTree,
+  zipProject,
+} from './file-ops.ts';
 import { buildTree, type TreeDir } from './file-tree.ts';
-import { relativePath } from './format.ts';
-import { HighlightedCode } from './HighlightedCode.tsx';
-import { languageOfPath } from './language.ts';
+import { Icon } from './icons.tsx';
 
 const REFRESH_DEBOUNCE_MS = 150;
-/** Longest file the viewer shows in full (characters). */
-const VIEWER_MAX_CHARS = 200_000;
+/** Folders with more entries than this start folded. */
+const LARGE_FOLDER = 200;
 
 interface FilesPanelProps {
   sandbox: Sandbox | null;
   refreshKey: number;
   /** A file to open (relative path); a new object opens it again. */
   openRequest?: { path: string } | null;
+  /** A file was changed by hand (absolute path): the agent is told. */
+  onUserEdit?: (absPath: string) => void;
 }
 
-type Viewed = { path: string; content: string; error?: undefined } | { path: string; error: string };
+/** An inline name field: a new file or folder (in `dir`), or a rename of `path`. */
+type Naming = { kind: 'file' | 'dir'; dir: string } | { kind: 'rename'; path: string; isDir: boolean };
 
-function FilesPanelView({ sandbox, refreshKey, openRequest }: FilesPanelProps) {
-  const [files, setFiles] = useState<string[] | null>(null);
+/** What the panel says after an action (an upload's refusals, a failure, a zip in progress). */
+type Note = { kind: 'ok' | 'error' | 'busy'; text: string; details?: string[] };
+
+function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesPanelProps) {
+  const [tree, setTree] = useState<WorkspaceTree | null>(null);
   const [listError, setListError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [viewed, setViewed] = useState<Viewed | null>(null);
+  /** Folders toggled away from how they start (open, or folded when large). */
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [naming, setNaming] = useState<Naming | null>(null);
+  const [note, setNote] = useState<Note | null>(null);
+  const [dragging, setDragging] = useState(false);
   const selectedRef = useRef<string | null>(null);
   selectedRef.current = selected;
-  const root = sandbox?.root ?? '';
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
 
   // A new sandbox (another session) starts with nothing selected.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the sandbox changes
   useEffect(() => {
     setSelected(null);
     setViewed(null);
-    setFiles(null);
+    setTree(null);
   }, [sandbox]);
 
   const load = useCallback(
-    async (path: string) => {
+    async (rel: string) => {
       if (!sandbox) return;
       try {
-        const content = await sandbox.readFile(path);
-        if (selectedRef.current !== path) return;
-        setViewed({
-          path,
-          content:
-            content.length > VIEWER_MAX_CHARS
-              ? `${content.slice(0, VIEWER_MAX_CHARS)}\n… (${content.length - VIEWER_MAX_CHARS} more characters)`
-              : content,
-        });
+        const bytes = await sandbox.readFileBytes(`${sandbox.root}/${rel}`);
+        if (selectedRef.current !== rel) return;
+        const binary = bytes.includes(0);
+        setViewed({ path: rel, content: binary ? '' : new TextDecoder().decode(bytes), binary });
       } catch (err) {
-        if (selectedRef.current !== path) return;
-        setViewed({ path, error: err instanceof Error ? err.message : String(err) });
+        if (selectedRef.current !== rel) return;
+        setViewed({ path: rel, error: err instanceof Error ? err.message : String(err) });
       }
     },
     [sandbox],
   );
 
+  /** True while an upload writes: the tree is read once it is over, not after every file. */
+  const busyRef = useRef(false);
   const refresh = useCallback(async () => {
-    if (!sandbox) return;
+    if (!sandbox || busyRef.current) return;
     try {
-      const list = await sandbox.listFiles();
-      setFiles(list);
+      const next = await listTree(sandbox);
+      setTree(next);
       setListError(null);
       const current = selectedRef.current;
       if (current) {
-        if (list.includes(current)) void load(current);
+        if (next.files.includes(current)) void load(current);
         else setViewed({ path: current, error: 'This file no longer exists.' });
       }
     } catch (err) {
@@ -98,17 +118,13 @@ function FilesPanelView({ sandbox, refreshKey, openRequest }: FilesPanelProps) {
     void refresh();
   }, [refresh, refreshKey]);
 
-  const tree = useMemo(
-    () => (files ? buildTree(files.map((abs) => relativePath(root, abs))) : null),
-    [files, root],
-  );
+  const root = useMemo(() => (tree ? buildTree(tree.files, tree.dirs) : null), [tree]);
 
   const open = (rel: string) => {
-    const abs = `${root}/${rel}`;
-    setSelected(abs);
-    selectedRef.current = abs;
+    setSelected(rel);
+    selectedRef.current = rel;
     setViewed(null);
-    void load(abs);
+    void load(rel);
   };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new request object is the trigger
@@ -124,46 +140,363 @@ function FilesPanelView({ sandbox, refreshKey, openRequest }: FilesPanelProps) {
       return next;
     });
 
-  const selectedRel = selected ? relativePath(root, selected) : null;
+  /** Runs a change, saying what failed; refreshes after. */
+  const act = async (what: () => Promise<void>, done?: string) => {
+    try {
+      await what();
+      setNote(done ? { kind: 'ok', text: done } : null);
+    } catch (err) {
+      setNote({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+    }
+    void refresh();
+  };
+
+  const commitName = (value: string) => {
+    if (!sandbox || !naming) return;
+    const name = value.trim();
+    const problem = pathProblem(name);
+    if (problem) {
+      setNote({ kind: 'error', text: problem });
+      return;
+    }
+    const current = naming;
+    setNaming(null);
+    if (current.kind === 'rename') {
+      const slash = current.path.lastIndexOf('/');
+      const to = slash < 0 ? name : `${current.path.slice(0, slash)}/${name}`;
+      if (to === current.path) return;
+      void act(
+        async () => {
+          if (await sandbox.exists(`${sandbox.root}/${to}`))
+            throw new Error(`${visibleName(to)} already exists.`);
+          await sandbox.rename(`${sandbox.root}/${current.path}`, `${sandbox.root}/${to}`);
+          onUserEdit?.(`${sandbox.root}/${current.path}`);
+          if (selectedRef.current === current.path) open(to);
+        },
+        `Renamed to ${visibleName(to)}.`,
+      );
+      return;
+    }
+    const rel = current.dir ? `${current.dir}/${name}` : name;
+    const abs = `${sandbox.root}/${rel}`;
+    void act(
+      async () => {
+        if (await sandbox.exists(abs)) throw new Error(`${visibleName(rel)} already exists.`);
+        if (current.kind === 'dir') await sandbox.mkdir(abs, { recursive: true });
+        else {
+          await sandbox.writeFile(abs, '');
+          open(rel);
+        }
+      },
+      `Created ${visibleName(rel)}.`,
+    );
+  };
+
+  const remove = (rel: string, isDir: boolean) => {
+    if (!sandbox) return;
+    if (
+      !window.confirm(
+        `Delete ${isDir ? 'the folder ' : ''}${visibleName(rel)}${isDir ? ' and all it holds' : ''}?`,
+      )
+    )
+      return;
+    void act(
+      async () => {
+        await sandbox.rm(`${sandbox.root}/${rel}`, { recursive: isDir, force: true });
+        onUserEdit?.(`${sandbox.root}/${rel}`);
+        if (
+          selectedRef.current &&
+          (selectedRef.current === rel || selectedRef.current.startsWith(`${rel}/`))
+        ) {
+          setSelected(null);
+          setViewed(null);
+        }
+      },
+      `Deleted ${visibleName(rel)}.`,
+    );
+  };
+
+  const upload = async (entries: UploadEntry[], dir = '') => {
+    if (!sandbox || entries.length === 0) return;
+    setNote({ kind: 'busy', text: `Uploading ${entries.length} file${entries.length === 1 ? '' : 's'}…` });
+    busyRef.current = true;
+    let outcome: UploadOutcome;
+    try {
+      outcome = await uploadEntries(sandbox, dir, entries, (done, total) =>
+        setNote({ kind: 'busy', text: `Uploading ${done} of ${total} files…` }),
+      );
+    } finally {
+      busyRef.current = false;
+    }
+    for (const path of outcome.written) onUserEdit?.(`${sandbox.root}/${path}`);
+    setNote({
+      kind: outcome.refused.length ? 'error' : 'ok',
+      text: `Uploaded ${outcome.written.length} file${outcome.written.length === 1 ? '' : 's'}${
+        outcome.refused.length ? `; ${outcome.refused.length} refused` : ''
+      }.`,
+      details: outcome.refused.slice(0, 20).map((r) => `${visibleName(r.path)}: ${r.reason}`),
+    });
+    void refresh();
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    void entriesFromDrop(e.dataTransfer).then((entries) => upload(entries));
+  };
+
+  const downloadZip = async () => {
+    if (!sandbox) return;
+    setNote({ kind: 'busy', text: 'Making the zip…' });
+    try {
+      const blob = await zipProject(sandbox, (done, total) =>
+        setNote({ kind: 'busy', text: `Zipping ${done} of ${total} files…` }),
+      );
+      downloadBlob('project.zip', blob);
+      setNote({ kind: 'ok', text: `project.zip is ready (${(blob.size / 1024).toFixed(0)} KB).` });
+    } catch (err) {
+      setNote({ kind: 'error', text: `The zip failed: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  };
+
+  const fileCount = tree?.files.length ?? 0;
 
   return (
-    <div className="files-panel">
-      <div className="panel-head">
+    <section
+      className={`files-panel${dragging ? ' dropping' : ''}`}
+      aria-label="Workspace files"
+      data-testid="files-panel"
+      onDragOver={(e) => {
+        if (!sandbox) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
+      <div className="panel-head files-head">
         <span className="panel-title">Workspace</span>
-        {files && (
-          <span className="muted panel-count" title={root}>
-            {files.length} file{files.length === 1 ? '' : 's'}
+        {tree && (
+          <span className="muted panel-count" title={sandbox?.root}>
+            {fileCount} file{fileCount === 1 ? '' : 's'}
           </span>
         )}
+        <span className="files-toolbar">
+          <ToolButton
+            label="New file"
+            icon="file-plus"
+            testId="files-new-file"
+            onClick={() => setNaming({ kind: 'file', dir: '' })}
+            disabled={!sandbox}
+          />
+          <ToolButton
+            label="New folder"
+            icon="folder-plus"
+            testId="files-new-folder"
+            onClick={() => setNaming({ kind: 'dir', dir: '' })}
+            disabled={!sandbox}
+          />
+          <ToolButton
+            label="Upload files"
+            icon="upload"
+            testId="files-upload"
+            onClick={() => fileInput.current?.click()}
+            disabled={!sandbox}
+          />
+          <ToolButton
+            label="Upload a folder"
+            icon="folder-up"
+            testId="files-upload-folder"
+            onClick={() => folderInput.current?.click()}
+            disabled={!sandbox}
+          />
+          <ToolButton
+            label="Download the project as a zip"
+            icon="zip"
+            testId="files-zip"
+            onClick={() => void downloadZip()}
+            disabled={!sandbox || fileCount === 0}
+          />
+        </span>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="files-upload-input"
+          onChange={(e) => {
+            const entries = e.target.files ? entriesFromFileList(e.target.files) : [];
+            e.target.value = '';
+            void upload(entries);
+          }}
+        />
+        <input
+          ref={folderInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="files-upload-folder-input"
+          {...{ webkitdirectory: '' }}
+          onChange={(e) => {
+            const entries = e.target.files ? entriesFromFileList(e.target.files) : [];
+            e.target.value = '';
+            void upload(entries);
+          }}
+        />
       </div>
+      {note && (
+        <div
+          className={`files-note files-note-${note.kind}`}
+          role={note.kind === 'error' ? 'alert' : 'status'}
+          data-testid="files-note"
+          data-kind={note.kind}
+        >
+          <div>{note.text}</div>
+          {note.details && note.details.length > 0 && (
+            <ul className="files-note-details">
+              {note.details.map((d) => (
+                <li key={d}>{d}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {naming && (
+        <NameField
+          label={
+            naming.kind === 'rename'
+              ? `New name for ${visibleName(naming.path)}`
+              : naming.kind === 'dir'
+                ? 'New folder (a path such as src/lib)'
+                : 'New file (a path such as src/util.js)'
+          }
+          initial={
+            naming.kind === 'rename'
+              ? naming.path.slice(naming.path.lastIndexOf('/') + 1)
+              : naming.dir
+                ? `${naming.dir}/`
+                : ''
+          }
+          onCommit={commitName}
+          onCancel={() => setNaming(null)}
+        />
+      )}
       <div className="file-list-wrap">
         {!sandbox && <div className="muted panel-empty">Starting the sandbox…</div>}
         {listError && <div className="panel-error">{listError}</div>}
-        {files && files.length === 0 && <div className="muted panel-empty">The project is empty.</div>}
-        {tree && files && files.length > 0 && (
+        {tree && fileCount === 0 && tree.dirs.length === 0 && (
+          <div className="muted panel-empty">
+            The project is empty. Drop files or folders here, or upload them.
+          </div>
+        )}
+        {root && (fileCount > 0 || (tree?.dirs.length ?? 0) > 0) && (
           <ul className="file-tree" data-testid="file-list" aria-label="Workspace files">
             <DirChildren
-              dir={tree}
+              dir={root}
               depth={0}
               collapsed={collapsed}
-              selected={selectedRel}
+              selected={selected}
               onToggle={toggle}
               onOpen={open}
+              onRename={(path, isDir) => setNaming({ kind: 'rename', path, isDir })}
+              onDelete={remove}
+              onNewIn={(dir) => setNaming({ kind: 'file', dir })}
             />
           </ul>
         )}
       </div>
-      {selected && selectedRel !== null && (
+      {dragging && (
+        <div className="files-drop-hint" aria-hidden="true">
+          Drop files or folders to upload them to the project
+        </div>
+      )}
+      {sandbox && selected && (
         <FileViewer
-          path={selectedRel}
+          sandbox={sandbox}
+          path={selected}
           viewed={viewed}
           onClose={() => {
             setSelected(null);
             setViewed(null);
           }}
+          onSaved={(abs) => {
+            onUserEdit?.(abs);
+            void load(selected);
+          }}
         />
       )}
-    </div>
+    </section>
+  );
+}
+
+function ToolButton(props: {
+  label: string;
+  icon: Parameters<typeof Icon>[0]['name'];
+  testId: string;
+  onClick: () => void;
+  disabled?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-btn"
+      aria-label={props.label}
+      title={props.label}
+      data-testid={props.testId}
+      onClick={props.onClick}
+      disabled={props.disabled}
+    >
+      <Icon name={props.icon} />
+    </button>
+  );
+}
+
+function NameField({
+  label,
+  initial,
+  onCommit,
+  onCancel,
+}: {
+  label: string;
+  initial: string;
+  onCommit: (value: string) => void;
+  onCancel: () => void;
+}) {
+  const [value, setValue] = useState(initial);
+  return (
+    <form
+      className="files-name-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCommit(value);
+      }}
+    >
+      <label className="files-name-label">
+        <span>{label}</span>
+        <input
+          className="files-name-input mono"
+          data-testid="files-name-input"
+          value={value}
+          autoFocus
+          onChange={(e) => setValue(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              e.stopPropagation();
+              onCancel();
+            }
+          }}
+        />
+      </label>
+      <button type="submit" className="btn btn-small btn-primary" data-testid="files-name-ok">
+        OK
+      </button>
+      <button type="button" className="btn btn-small" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
   );
 }
 
@@ -174,40 +507,50 @@ interface DirProps {
   selected: string | null;
   onToggle: (path: string) => void;
   onOpen: (path: string) => void;
+  onRename: (path: string, isDir: boolean) => void;
+  onDelete: (path: string, isDir: boolean) => void;
+  onNewIn: (dir: string) => void;
 }
 
-function DirChildren({ dir, depth, collapsed, selected, onToggle, onOpen }: DirProps) {
+function DirChildren(props: DirProps) {
+  const { dir, depth, collapsed, selected, onToggle, onOpen, onRename, onDelete, onNewIn } = props;
   const pad = { paddingLeft: `${8 + depth * 14}px` };
   return (
     <>
       {dir.dirs.map((d) => {
-        const isOpen = !collapsed.has(d.path);
+        // A folder of many entries starts folded (the tree stays quick); a toggle flips its default.
+        const isOpen = d.files.length + d.dirs.length <= LARGE_FOLDER !== collapsed.has(d.path);
         return (
           <li key={d.path}>
-            <button
-              type="button"
-              aria-expanded={isOpen}
-              className="file-item file-dir-item"
-              style={pad}
-              onClick={() => onToggle(d.path)}
-              data-testid="dir-item"
-              data-path={d.path}
-            >
-              <span className={`chevron ${isOpen ? 'open' : ''}`} aria-hidden="true">
-                ▸
-              </span>
-              <span className="file-name">{d.name}/</span>
-            </button>
+            <div className="file-row">
+              <button
+                type="button"
+                aria-expanded={isOpen}
+                className="file-item file-dir-item"
+                style={pad}
+                onClick={() => onToggle(d.path)}
+                onKeyDown={(e) => {
+                  if (e.key === 'F2') onRename(d.path, true);
+                  else if (e.key === 'Delete') onDelete(d.path, true);
+                }}
+                data-testid="dir-item"
+                data-path={d.path}
+              >
+                <span className={`chevron ${isOpen ? 'open' : ''}`} aria-hidden="true">
+                  ▸
+                </span>
+                <span className="file-name">{visibleName(d.name)}/</span>
+              </button>
+              <RowActions
+                name={visibleName(d.path)}
+                onRename={() => onRename(d.path, true)}
+                onDelete={() => onDelete(d.path, true)}
+                onNewIn={() => onNewIn(d.path)}
+              />
+            </div>
             {isOpen && (
               <ul>
-                <DirChildren
-                  dir={d}
-                  depth={depth + 1}
-                  collapsed={collapsed}
-                  selected={selected}
-                  onToggle={onToggle}
-                  onOpen={onOpen}
-                />
+                <DirChildren {...props} dir={d} depth={depth + 1} />
               </ul>
             )}
           </li>
@@ -215,52 +558,81 @@ function DirChildren({ dir, depth, collapsed, selected, onToggle, onOpen }: DirP
       })}
       {dir.files.map((f) => (
         <li key={f.path}>
-          <button
-            type="button"
-            className={`file-item ${f.path === selected ? 'selected' : ''}`}
-            style={pad}
-            data-testid="file-item"
-            data-path={f.path}
-            title={f.path}
-            onClick={() => onOpen(f.path)}
-          >
-            <span className="file-icon" aria-hidden="true" />
-            <span className="file-name">{f.name}</span>
-          </button>
+          <div className="file-row">
+            <button
+              type="button"
+              className={`file-item ${f.path === selected ? 'selected' : ''}`}
+              style={pad}
+              data-testid="file-item"
+              data-path={f.path}
+              title={visibleName(f.path)}
+              onClick={() => onOpen(f.path)}
+              onKeyDown={(e) => {
+                if (e.key === 'F2') onRename(f.path, false);
+                else if (e.key === 'Delete') onDelete(f.path, false);
+              }}
+            >
+              <span className="file-icon" aria-hidden="true" />
+              <span className="file-name">{visibleName(f.name)}</span>
+            </button>
+            <RowActions
+              name={visibleName(f.path)}
+              onRename={() => onRename(f.path, false)}
+              onDelete={() => onDelete(f.path, false)}
+            />
+          </div>
         </li>
       ))}
     </>
   );
 }
 
-function FileViewer({ path, viewed, onClose }: { path: string; viewed: Viewed | null; onClose: () => void }) {
-  const content = viewed && viewed.error === undefined ? viewed.content : '';
-  const lines = useMemo(() => {
-    const n = content === '' ? 1 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
-    return Array.from({ length: Math.max(1, n) }, (_, i) => i + 1).join('\n');
-  }, [content]);
+function RowActions({
+  name,
+  onRename,
+  onDelete,
+  onNewIn,
+}: {
+  name: string;
+  onRename: () => void;
+  onDelete: () => void;
+  onNewIn?: () => void;
+}) {
   return (
-    <div className="file-viewer" data-testid="file-viewer" data-path={path}>
-      <div className="panel-head">
-        <span className="panel-title mono">{path}</span>
-        {content && <CopyButton text={content} testId="copy-file" />}
-        <button type="button" className="icon-btn" aria-label="Close file" title="Close" onClick={onClose}>
-          ×
+    <span className="file-actions">
+      {onNewIn && (
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={`New file in ${name}`}
+          title="New file here"
+          onClick={onNewIn}
+          data-testid="row-new"
+        >
+          <Icon name="file-plus" />
         </button>
-      </div>
-      {viewed?.error !== undefined ? (
-        <div className="panel-error">{viewed.error}</div>
-      ) : (
-        <div className="file-scroll">
-          <pre className="file-gutter" aria-hidden="true">
-            {lines}
-          </pre>
-          <pre className="file-content" data-testid="file-content">
-            <HighlightedCode code={content} language={languageOfPath(path)} />
-          </pre>
-        </div>
       )}
-    </div>
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label={`Rename ${name}`}
+        title="Rename (F2)"
+        onClick={onRename}
+        data-testid="row-rename"
+      >
+        <Icon name="pencil" />
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label={`Delete ${name}`}
+        title="Delete (Del)"
+        onClick={onDelete}
+        data-testid="row-delete"
+      >
+        <Icon name="trash" />
+      </button>
+    </span>
   );
 }
 

@@ -1,4 +1,4 @@
-/** A directory tree from a sorted list of relative file paths. */
+/** A directory tree from relative file paths (and folder paths). */
 
 export interface TreeDir {
   name: string;
@@ -8,7 +8,8 @@ export interface TreeDir {
   files: { name: string; path: string }[];
 }
 
-export function buildTree(paths: readonly string[]): TreeDir {
+/** The tree of `paths` (files) and `dirs` (folders, so empty ones show too). */
+export function buildTree(paths: readonly string[], dirs: readonly string[] = []): TreeDir {
   const root: TreeDir = { name: '', path: '', dirs: [], files: [] };
   const index = new Map<string, TreeDir>([['', root]]);
   const dirOf = (path: string): TreeDir => {
@@ -21,6 +22,7 @@ export function buildTree(paths: readonly string[]): TreeDir {
     index.set(path, dir);
     return dir;
   };
+  for (const d of dirs) dirOf(d);
   for (const p of paths) {
     const slash = p.lastIndexOf('/');
     dirOf(slash < 0 ? '' : p.slice(0, slash)).files.push({ name: p.slice(slash + 1), path: p });

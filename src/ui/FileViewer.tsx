@@ -1,0 +1,215 @@
+/**
+ * One file of the workspace: shown with syntax highlighting and line numbers, edited by hand (Edit, then
+ * Save or Ctrl+S; Esc cancels), downloaded. A save writes through the Sandbox interface and tells the
+ * agent (`onSaved`), so the model learns the file changed and Edit/Write's "changed since read" check
+ * sees it. The editor is a plain text area: a code editor (CodeMirror) can replace it behind the same
+ * props.
+ */
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import { CopyButton } from './CopyButton.tsx';
+import { downloadBlob } from './download.ts';
+import { visibleName } from './file-ops.ts';
+import { HighlightedCode } from './HighlightedCode.tsx';
+import { Icon } from './icons.tsx';
+import { languageOfPath } from './language.ts';
+
+/** Longest file the viewer shows, and the editor opens, in full (characters). */
+export const VIEWER_MAX_CHARS = 200_000;
+
+export type Viewed =
+  | { path: string; content: string; binary: boolean; error?: undefined }
+  | { path: string; error: string };
+
+export function FileViewer({
+  sandbox,
+  path,
+  viewed,
+  onClose,
+  onSaved,
+}: {
+  sandbox: Sandbox;
+  /** Relative to the workspace root. */
+  path: string;
+  viewed: Viewed | null;
+  onClose: () => void;
+  /** After a hand edit is written (absolute path). */
+  onSaved: (absPath: string) => void;
+}) {
+  const content = viewed && viewed.error === undefined ? viewed.content : '';
+  const [draft, setDraft] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const editorRef = useRef<HTMLTextAreaElement>(null);
+  const tooLarge = content.length > VIEWER_MAX_CHARS;
+  const editable = viewed?.error === undefined && viewed !== null && !viewed.binary && !tooLarge;
+  const shown = tooLarge
+    ? `${content.slice(0, VIEWER_MAX_CHARS)}\n… (${content.length - VIEWER_MAX_CHARS} more characters)`
+    : content;
+  const lines = useMemo(() => {
+    const n = shown === '' ? 1 : shown.split('\n').length - (shown.endsWith('\n') ? 1 : 0);
+    return Array.from({ length: Math.max(1, n) }, (_, i) => i + 1).join('\n');
+  }, [shown]);
+
+  // Another file: not editing it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset per file
+  useEffect(() => {
+    setDraft(null);
+    setSaveError(null);
+  }, [path]);
+
+  const editing = draft !== null;
+  useEffect(() => {
+    if (editing) editorRef.current?.focus();
+  }, [editing]);
+
+  const abs = `${sandbox.root}/${path}`;
+  const save = async () => {
+    if (draft === null) return;
+    setSaving(true);
+    try {
+      await sandbox.writeFile(abs, draft);
+      setDraft(null);
+      setSaveError(null);
+      onSaved(abs);
+    } catch (err) {
+      setSaveError(`Not saved: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+      e.preventDefault();
+      void save();
+    } else if (e.key === 'Escape') {
+      // Esc leaves the editor (the page's Esc stops the agent only outside it).
+      e.preventDefault();
+      e.stopPropagation();
+      setDraft(null);
+      setSaveError(null);
+    } else if (e.key === 'Tab' && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
+      // Tab indents; Esc then Tab moves on.
+      e.preventDefault();
+      const el = e.currentTarget;
+      const { selectionStart: a, selectionEnd: b } = el;
+      const next = `${el.value.slice(0, a)}  ${el.value.slice(b)}`;
+      setDraft(next);
+      requestAnimationFrame(() => el.setSelectionRange(a + 2, a + 2));
+    }
+  };
+
+  const download = async () => {
+    try {
+      const bytes = await sandbox.readFileBytes(abs);
+      downloadBlob(path.slice(path.lastIndexOf('/') + 1), new Blob([bytes as BlobPart]));
+    } catch (err) {
+      setSaveError(`Could not download: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
+  return (
+    <section
+      className="file-viewer"
+      data-testid="file-viewer"
+      data-path={path}
+      aria-label={`File ${visibleName(path)}`}
+    >
+      <div className="panel-head">
+        <span className="panel-title mono" title={visibleName(path)}>
+          {visibleName(path)}
+        </span>
+        {draft === null ? (
+          <>
+            {editable && (
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => setDraft(content)}
+                data-testid="file-edit"
+                title="Edit this file by hand"
+              >
+                <Icon name="pencil" /> Edit
+              </button>
+            )}
+            {content && <CopyButton text={content} testId="copy-file" />}
+            {viewed?.error === undefined && (
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label={`Download ${visibleName(path)}`}
+                title="Download"
+                onClick={() => void download()}
+                data-testid="file-download"
+              >
+                <Icon name="download" />
+              </button>
+            )}
+          </>
+        ) : (
+          <>
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => void save()}
+              disabled={saving}
+              data-testid="file-save"
+              title="Save (Ctrl+S)"
+            >
+              Save
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => {
+                setDraft(null);
+                setSaveError(null);
+              }}
+              data-testid="file-cancel"
+              title="Cancel (Esc)"
+            >
+              Cancel
+            </button>
+          </>
+        )}
+        <button type="button" className="icon-btn" aria-label="Close file" title="Close" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      {saveError && (
+        <div className="panel-error" role="alert" data-testid="file-save-error">
+          {saveError}
+        </div>
+      )}
+      {viewed?.error !== undefined ? (
+        <div className="panel-error">{viewed.error}</div>
+      ) : draft !== null ? (
+        <textarea
+          ref={editorRef}
+          className="file-editor mono"
+          data-testid="file-editor"
+          aria-label={`Editing ${visibleName(path)}`}
+          spellCheck={false}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+      ) : viewed?.binary ? (
+        <div className="panel-empty muted">
+          A binary file ({content.length} bytes): it can be downloaded, not shown.
+        </div>
+      ) : (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard
+        <div className="file-scroll" tabIndex={0}>
+          <pre className="file-gutter" aria-hidden="true">
+            {lines}
+          </pre>
+          <pre className="file-content" data-testid="file-content">
+            <HighlightedCode code={shown} language={languageOfPath(path)} />
+          </pre>
+        </div>
+      )}
+    </section>
+  );
+}
