@@ -142,10 +142,11 @@ describe('tool search 400s on the server', () => {
     );
     // The SDK's beta interface sends it (with other betas, comma-separated).
     api.script([{ content: [{ type: 'text', text: 'ok' }] }]);
-    const ok = await bare.beta.messages.create({
-      ...(searched(['mcp__gh__create_issue'], TOOLS) as never),
+    const params = {
+      ...searched(['mcp__gh__create_issue'], TOOLS),
       betas: ['token-efficient-tools-2025-02-19', TOOL_SEARCH_BETA],
-    });
+    } as unknown as Anthropic.Beta.MessageCreateParamsNonStreaming;
+    const ok = await bare.beta.messages.create(params);
     expect(ok.content[0]).toMatchObject({ text: 'ok' });
     expect(api.requests.at(-1)?.headers['anthropic-beta']).toBe(
       `token-efficient-tools-2025-02-19,${TOOL_SEARCH_BETA}`,
