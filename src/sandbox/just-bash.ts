@@ -156,7 +156,15 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
   bash.registerTransformPlugin(liveTransform());
   await bash.fs.mkdir('/tmp', { recursive: true });
   await bash.fs.mkdir(root, { recursive: true });
-  return new JustBashSandbox(bash, root, [...mod.getCommandNames(), ...runtimes.commands().map((c) => c.name)], options, changes, live, runtimes);
+  return new JustBashSandbox(
+    bash,
+    root,
+    [...mod.getCommandNames(), ...runtimes.commands().map((c) => c.name)],
+    options,
+    changes,
+    live,
+    runtimes,
+  );
 }
 
 class JustBashSandbox implements Sandbox {
@@ -212,41 +220,55 @@ class JustBashSandbox implements Sandbox {
   /**
    * Resolves `path` like `abs()` and checks that following its symlinks stays inside the workspace:
    * the whole path when `follow` (content operations), else only its parent (the entry itself may be
-   * a link: stat, rm, rename act on the link).
+   * a link: stat, rm, rename act on the link). Returns the path to operate on with its links resolved
+   * (just-bash's file system does not follow links in the middle of a path when it creates a file).
    */
   private async contained(path: string, follow: boolean): Promise<string> {
     const abs = this.abs(path);
     if (abs === this.root) return abs;
-    const real = await this.realOf(follow ? abs : parentOf(abs), 0);
+    const real = await this.realOf(follow ? abs : parentOf(abs));
     if (!isInside(this.root, real)) throw outsideViaSymlink(abs, this.root);
-    return abs;
+    if (follow) return real;
+    return real === parentOf(abs) ? abs : `${real === '/' ? '' : real}/${baseName(abs)}`;
   }
 
-  /** Where `p` leads once symlinks are followed, for a path that may not exist (yet). */
-  private async realOf(p: string, depth: number): Promise<string> {
+  /**
+   * Where `p` (absolute, normalized) leads once every symlink on it is followed, for a path that may not
+   * exist (yet): the longest existing prefix resolved, the rest appended. One walk from the root, each
+   * link followed wherever it is on the path (at most MAX_LINK_DEPTH of them); linear in the depth.
+   */
+  private async realOf(p: string): Promise<string> {
     const fs = this.bash.fs;
     try {
       return normalizePath(await fs.realpath(p));
     } catch {
-      // Missing, or a dangling link: follow the link by hand, else resolve the parent.
+      // Missing, or a dangling link on the way: walk it.
     }
-    if (depth < MAX_LINK_DEPTH) {
+    let rest = p.split('/').filter(Boolean);
+    let resolved = '/';
+    let links = 0;
+    while (rest.length > 0) {
+      const [part, ...tail] = rest;
+      const next = resolved === '/' ? `/${part}` : `${resolved}/${part}`;
+      let isLink = false;
       try {
-        const st = await fs.lstat(p);
-        if (st.isSymbolicLink) {
-          const target = await fs.readlink(p);
-          return this.realOf(
-            normalizePath(target.startsWith('/') ? target : `${parentOf(p)}/${target}`),
-            depth + 1,
-          );
-        }
+        isLink = (await fs.lstat(next)).isSymbolicLink;
       } catch {
-        // Does not exist at all.
+        // The rest does not exist: it would be created as written.
+        return normalizePath([next, ...tail].join('/'));
       }
+      if (isLink) {
+        if (++links > MAX_LINK_DEPTH) throw new SandboxError('EINVAL', `Too many symbolic links in ${p}.`, p);
+        const target = await fs.readlink(next);
+        const base = target.startsWith('/') ? target : `${resolved}/${target}`;
+        rest = [...normalizePath(base).split('/').filter(Boolean), ...tail];
+        resolved = '/';
+        continue;
+      }
+      resolved = next;
+      rest = tail;
     }
-    if (p === '/') return '/';
-    const parent = await this.realOf(parentOf(p), depth + 1);
-    return parent === '/' ? `/${baseName(p)}` : `${parent}/${baseName(p)}`;
+    return resolved;
   }
 
   private emit(change: SandboxChange): void {
@@ -257,7 +279,7 @@ class JustBashSandbox implements Sandbox {
     // Absolute paths outside the workspace too (a link in /tmp may lead into it).
     const abs = path.startsWith('/') && !path.includes('\0') ? normalizePath(path) : this.abs(path);
     try {
-      return await this.realOf(abs, 0);
+      return await this.realOf(abs);
     } catch (err) {
       throw wrapError(err, abs);
     }

@@ -266,11 +266,26 @@ export function normalizePath(path: string): string {
  * Resolves `path` against `base` (an absolute directory) and checks it stays inside `root`.
  * Throws SandboxError('EOUTSIDE') otherwise; never touches the file system.
  */
+/** Longest path accepted (characters), as Linux's PATH_MAX. */
+export const MAX_PATH_CHARS = 4096;
+/** Most directory levels a path may have. */
+export const MAX_PATH_DEPTH = 256;
+
 export function resolveInside(root: string, base: string, path: string): string {
   if (typeof path !== 'string' || path.length === 0) throw new SandboxError('EINVAL', 'Path is empty.');
   if (path.includes('\0')) throw new SandboxError('EINVAL', 'Path contains a NUL character.', path);
+  if (path.length > MAX_PATH_CHARS) {
+    throw new SandboxError(
+      'EINVAL',
+      `Path is too long (${path.length} characters; at most ${MAX_PATH_CHARS}).`,
+    );
+  }
   const expanded = path === '~' ? root : path.startsWith('~/') ? `${root}/${path.slice(2)}` : path;
   const abs = normalizePath(expanded.startsWith(POSIX_SEP) ? expanded : `${base}/${expanded}`);
+  const depth = abs.split(POSIX_SEP).length - 1;
+  if (depth > MAX_PATH_DEPTH) {
+    throw new SandboxError('EINVAL', `Path is too deep (${depth} levels; at most ${MAX_PATH_DEPTH}).`, path);
+  }
   const r = normalizePath(root);
   if (abs !== r && !abs.startsWith(`${r}/`)) {
     throw new SandboxError(
