@@ -34,7 +34,11 @@ describe('allow always, kept per project', () => {
     expect(reloaded.rules().map((r) => `${r.source}:${r.behavior}:${r.text}`)).toEqual([
       'project:allow:Bash(npm test:*)',
     ]);
-    expect(await db.get(projectRulesKey('demo', 'rules'))).toEqual({ allow: ['Bash(npm test:*)'], deny: [], ask: [] });
+    expect(await db.get(projectRulesKey('demo', 'rules'))).toEqual({
+      allow: ['Bash(npm test:*)'],
+      deny: [],
+      ask: [],
+    });
   });
 
   it('never applies to another project, and can be removed', async () => {
