@@ -6,7 +6,10 @@
  *   choice and with `?sandbox=just-bash`;
  * - a 2,000-message session (imported through the sessions list, then the page reloaded): time until the
  *   transcript is rendered, and long tasks (> 50 ms) while scrolling it from the bottom to the top,
- *   virtualized vs `?virtualize=off` (everything in the DOM) measured side by side.
+ *   virtualized vs `?virtualize=off` (everything in the DOM) measured side by side;
+ * - the cost of durability on that session, in Chromium's IndexedDB: persisting one transcript change and
+ *   one tool result as the page does (only the changed entries, one transaction), p50/p95, against the
+ *   whole record rewritten per change (the store's format 1) in the same run.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { toExport } from '../src/agent/session-export.ts';
 import type { MessageParam } from '../src/core/messages.ts';
 import { median, ms, ratio, table } from './stats.ts';
 import type { BenchContext } from './types.ts';
+import type { StorageTimes } from './workbench-storage.ts';
 
 export const title = 'Workbench in Chromium: first-load JS, time to interactive, a 2,000-message session';
 
@@ -62,6 +66,8 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     lines.push(...(await timeToInteractive(browser, base)));
     lines.push('');
     lines.push(...(await longSession(browser, base, work)));
+    lines.push('');
+    lines.push(...(await durability(browser, base, ctx.root)));
   } finally {
     await browser.close();
     await new Promise<void>((r) => server.httpServer.close(() => r()));
@@ -294,6 +300,50 @@ async function longSession(browser: Browser, base: string, work: string): Promis
       [row('virtualized (default)', virtual), row('everything in the DOM', full)],
     ),
     `render time virtualized / full: ${ratio(pick(virtual, 'rendered'), pick(full, 'rendered'))}; long tasks while scrolling: ${pick(virtual, 'longTasks')} vs ${pick(full, 'longTasks')}`,
+  ];
+}
+
+/** Persisting a change and a tool result on the 2,000-message session, in the browser's IndexedDB. */
+async function durability(browser: Browser, base: string, root: string): Promise<string[]> {
+  const bundled = await build({
+    configFile: false,
+    root,
+    logLevel: 'error',
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry: resolve(root, 'bench/workbench-storage.ts'), formats: ['iife'], name: 'tabcodeStorage' },
+    },
+  });
+  const output = (Array.isArray(bundled) ? bundled[0] : bundled) as { output: { code?: string }[] };
+  const code = output.output.find((o) => o.code)?.code ?? '';
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/?sandbox=just-bash`);
+  await page.addScriptTag({ content: code });
+  const runs = 40;
+  const times = (await page.evaluate(
+    ([text, n]) =>
+      (
+        globalThis as unknown as { tabcodeStorageBench: (t: string, n: number) => Promise<unknown> }
+      ).tabcodeStorageBench(text, n),
+    [longSessionFile(), runs] as const,
+  )) as StorageTimes;
+  await context.close();
+  const p = (values: number[], q: number) =>
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))];
+  const row = (label: string, values: number[]) => [label, ms(p(values, 0.5)), ms(p(values, 0.95))];
+  return [
+    `cost of durability on the ${MESSAGES}-message session (${times.itemCount} view items), Chromium IndexedDB, ${runs} of each:`,
+    ...table(
+      ['persist', 'p50', 'p95'],
+      [
+        row('one transcript change (changed entries only)', times.change),
+        row('one tool result (the message in progress)', times.toolResult),
+        row('baseline: whole record per change (format 1)', times.wholeRecord),
+      ],
+    ),
+    `a change costs ${ratio(p(times.change, 0.5), p(times.wholeRecord, 0.5))} of a whole-record write (p50); a tool result ${ratio(p(times.toolResult, 0.5), p(times.wholeRecord, 0.5))}`,
   ];
 }
 
