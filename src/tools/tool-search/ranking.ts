@@ -6,13 +6,13 @@
  * - a query's camelCase compound is used whole when the catalogue knows it ("GitHub" → github);
  * - a stem also matches its close relatives in the catalogue's vocabulary (same first
  *   FAMILY_MIN_PREFIX letters, one a prefix of the other, at most FAMILY_MAX_EXTRA letters longer:
- *   "notif"/"notifi", "regist"/"registr"), at FAMILY_WEIGHT;
+ *   "notif"/"notifi", "regist"/"registr"), at RANKING_WEIGHTS.familyWeight;
  * - expansions from the semantic stage (./semantic.ts) join as weighted alternatives of the query word
  *   they came from; a query word scores a tool once, by its best alternative;
  * - a small boost for the share of the tool's own name the query covers.
  * Pure functions; never throw.
  */
-import { docTerms, termOf, tokenize } from './tokenize.ts';
+import { docTerms, isAz, termOf, tokenize } from './tokenize.ts';
 
 /** What a tool offers to search. */
 export interface SearchDoc {
@@ -48,12 +48,17 @@ const FIELD_B: Record<Field, number> = {
   paramText: 0.75,
 };
 const K1 = 1.2;
-/** How much a query covering the whole tool name multiplies the score by (1 + NAME_BOOST). */
-export const NAME_BOOST = 0.3;
+/**
+ * The ranking's tunable weights, one object so the benchmark's tuning runs can vary them (tuned on the
+ * tuning split only). nameBoost: a query covering the whole tool name multiplies the score by
+ * (1 + nameBoost); familyWeight: a stem relative against an exact match; expansionWeight: a semantic
+ * expansion of similarity 1. (A diversity pass for multi-part queries, favouring tools that cover query
+ * words not yet covered, lowered recall on the tuning split at every strength tried and was removed.)
+ */
+export const RANKING_WEIGHTS = { nameBoost: 0.3, familyWeight: 0.8, expansionWeight: 0.6 };
 /** Stem relatives: shortest shared prefix, most extra letters, and their weight against an exact match. */
 export const FAMILY_MIN_PREFIX = 5;
 export const FAMILY_MAX_EXTRA = 3;
-export const FAMILY_WEIGHT = 0.8;
 /** Description text indexed per tool (long descriptions add noise, not recall). */
 export const MAX_INDEXED_DESCRIPTION = 4000;
 /** Distinct query words ranked (a pasted page is cut to its first words). */
@@ -100,7 +105,7 @@ function collectVocabulary(doc: SearchDoc, into: Map<string, string>): void {
     .join(' ');
   for (const t of tokenize(text)) {
     for (const w of t.parts ? [t.word, ...t.parts] : [t.word]) {
-      if (into.has(w) || !/^[a-z]+$/.test(w)) continue;
+      if (into.has(w) || !isAz(w)) continue;
       const term = termOf(w);
       if (term) into.set(w, term);
     }
@@ -135,7 +140,7 @@ export function buildSearchIndex<D extends SearchDoc>(docs: readonly D[]): Searc
   });
   const families = new Map<string, string[]>();
   for (const t of postings.keys()) {
-    if (t.length < FAMILY_MIN_PREFIX || !/^[a-z]+$/.test(t)) continue;
+    if (t.length < FAMILY_MIN_PREFIX || !isAz(t)) continue;
     const key = t.slice(0, FAMILY_MIN_PREFIX);
     const list = families.get(key);
     if (list) list.push(t);
@@ -177,9 +182,6 @@ export interface QueryWord {
 /** Expansions from the semantic stage: for a query word, catalogue words with their similarity (0–1). */
 export type Expansions = ReadonlyMap<string, readonly { word: string; similarity: number }[]>;
 
-/** Weight of a semantic expansion with similarity 1 (an exact match weighs 1). */
-export const EXPANSION_WEIGHT = 0.6;
-
 /** The query's words with their alternatives: compound or parts, stem relatives, semantic expansions. */
 export function queryWords(index: SearchIndex, text: string, expansions?: Expansions): QueryWord[] {
   const out = new Map<string, QueryWord>();
@@ -190,13 +192,13 @@ export function queryWords(index: SearchIndex, text: string, expansions?: Expans
       for (const rel of index.families.get(term.slice(0, FAMILY_MIN_PREFIX)) ?? []) {
         const [short, long] = rel.length < term.length ? [rel, term] : [term, rel];
         if (rel !== term && long.startsWith(short) && long.length - short.length <= FAMILY_MAX_EXTRA) {
-          alternatives.set(rel, FAMILY_WEIGHT);
+          alternatives.set(rel, RANKING_WEIGHTS.familyWeight);
         }
       }
     }
     for (const e of expansions?.get(word) ?? []) {
       const t = index.vocabulary.get(e.word) ?? termOf(e.word);
-      const w = EXPANSION_WEIGHT * e.similarity;
+      const w = RANKING_WEIGHTS.expansionWeight * e.similarity;
       if (t && (alternatives.get(t) ?? 0) < w) alternatives.set(t, w);
     }
     out.set(word, { word, alternatives });
@@ -256,16 +258,25 @@ export function rankIndex<D extends SearchDoc>(
       if (allowed[i]) out.push({ doc: index.docs[i], score: 1 });
     return out;
   }
+  const idfs = new Map<string, number>();
   const idf = (t: string) => {
-    const df = index.postings.get(t)?.docs.length ?? 0;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    let v = idfs.get(t);
+    if (v === undefined) {
+      const df = index.postings.get(t)?.docs.length ?? 0;
+      v = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      idfs.set(t, v);
+    }
+    return v;
   };
   const score = new Float64Array(n);
   const best = new Float64Array(n);
   const touched: number[] = [];
-  const matchedTerms = new Map<number, Set<string>>();
+  const hit: number[] = [];
+  // The query's own terms (weight 1): a tool's name term among them counts for the coverage boost.
+  const exact = new Set<string>();
+  for (const qw of qws) for (const [t, w] of qw.alternatives) if (w === 1) exact.add(t);
   for (const qw of qws) {
-    const hit: number[] = [];
+    hit.length = 0;
     for (const [term, weight] of qw.alternatives) {
       const p = index.postings.get(term);
       if (!p) continue;
@@ -276,14 +287,6 @@ export function rankIndex<D extends SearchDoc>(
         const s = (w * (p.tfw[k] * (K1 + 1))) / (p.tfw[k] + K1);
         if (best[i] === 0) hit.push(i);
         if (s > best[i]) best[i] = s;
-        if (weight === 1) {
-          let m = matchedTerms.get(i);
-          if (!m) {
-            m = new Set();
-            matchedTerms.set(i, m);
-          }
-          m.add(term);
-        }
       }
     }
     for (const i of hit) {
@@ -294,20 +297,19 @@ export function rankIndex<D extends SearchDoc>(
   }
   const ranked: { i: number; s: number }[] = [];
   for (const i of touched) {
-    let s = score[i];
+    let boost = 1;
     const names = index.nameTerms[i];
-    const matched = matchedTerms.get(i);
-    if (names.length && matched) {
+    if (names.length) {
       let all = 0;
       let hitIdf = 0;
       for (const t of names) {
         const w = idf(t);
         all += w;
-        if (matched.has(t)) hitIdf += w;
+        if (exact.has(t)) hitIdf += w;
       }
-      if (all > 0) s *= 1 + (NAME_BOOST * hitIdf) / all;
+      if (all > 0) boost = 1 + (RANKING_WEIGHTS.nameBoost * hitIdf) / all;
     }
-    ranked.push({ i, s });
+    ranked.push({ i, s: score[i] * boost });
   }
   ranked.sort((a, b) => b.s - a.s || a.i - b.i);
   return ranked.slice(0, limit).map((r) => ({ doc: index.docs[r.i], score: r.s }));
@@ -338,7 +340,7 @@ export function gapWords(index: SearchIndex, text: string): string[] {
   const { optional } = parseKeywordQuery(text);
   const out: string[] = [];
   for (const qw of queryWords(index, optional.join(' '))) {
-    if (!/^[a-z]+$/.test(qw.word)) continue;
+    if (!isAz(qw.word)) continue;
     if (![...qw.alternatives.keys()].some((t) => index.postings.has(t))) out.push(qw.word);
   }
   return out;

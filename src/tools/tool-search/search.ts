@@ -181,6 +181,30 @@ function serverQuery(
   return { matches: wanted.slice(0, maxResults), notes };
 }
 
+/** One result slot of a keyword search: a tool, and the same tool offered by other servers. */
+export interface RankedGroup {
+  tool: AnyTool;
+  copies: AnyTool[];
+}
+
+/** Keyword ranking over deferred tools, duplicates grouped into one slot, at most `limit` slots. */
+export function rankDeferred(
+  deferred: readonly AnyTool[],
+  query: string,
+  limit: number,
+  expansions?: Expansions,
+): RankedGroup[] {
+  const ranked = rankIndex(indexFor(deferred), query, { limit: limit * GROUPING_HEADROOM, expansions });
+  const byName = new Map(ranked.map((r) => [r.doc.tool.name, r.doc.tool]));
+  const { tools, copies } = groupDuplicates(ranked.map((r) => r.doc.tool));
+  return tools.slice(0, limit).map((tool) => ({
+    tool,
+    copies: (copies.get(tool.name) ?? [])
+      .map((n) => byName.get(n))
+      .filter((t): t is AnyTool => t !== undefined),
+  }));
+}
+
 /** True when `query` is ranked by keywords (not select:, an exact name or an mcp__ server prefix). */
 export function isKeywordQuery(pool: readonly AnyTool[], query: string): boolean {
   const q = query.trim().slice(0, TOOL_SEARCH_MAX_QUERY_CHARS);
@@ -237,14 +261,12 @@ export function searchTools(
     const out = serverQuery(q, deferred, maxResults, connecting);
     return { matches: out.matches, notes: [...notes, ...out.notes] };
   }
-  const ranked = rankIndex(indexFor(deferred), q, {
-    limit: maxResults * GROUPING_HEADROOM,
-    expansions: options.expansions,
-  });
-  const { tools, copies } = groupDuplicates(ranked.map((r) => r.doc.tool));
-  const matches = tools.slice(0, maxResults);
-  const kept = new Map([...copies].filter(([name]) => matches.some((t) => t.name === name)));
-  notes.push(...duplicateNotes(kept));
+  const groups = rankDeferred(deferred, q, maxResults, options.expansions);
+  const copies = new Map(
+    groups.filter((g) => g.copies.length).map((g) => [g.tool.name, g.copies.map((c) => c.name)]),
+  );
+  const matches = groups.map((g) => g.tool);
+  notes.push(...duplicateNotes(copies));
   if (connecting.length) {
     notes.push(
       `MCP servers still connecting: ${connecting.join(', ')}. Their tools are not searchable yet; search again once they are announced.`,

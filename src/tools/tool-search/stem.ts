@@ -61,9 +61,13 @@ const MEMO_LIMIT = 50_000;
 
 /** The stem of a lower-case word; words that are not plain a–z (or too short or too long) come back as they are. */
 export function stem(word: string): string {
-  if (word.length <= 3 || word.length > STEM_MAX_WORD_LENGTH || !/^[a-z]+$/.test(word)) return word;
+  if (word.length <= 3 || word.length > STEM_MAX_WORD_LENGTH) return word;
   let s = memo.get(word);
   if (s !== undefined) return s;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 97 || c > 122) return word;
+  }
   try {
     s = porter2 ? porter2(word) : lightStem(word);
   } catch {

@@ -25,10 +25,34 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** Separators: anything that is not a letter or digit of some script. Splitting is linear. */
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
 const MARKS = /\p{M}+/gu;
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/u;
+const NON_ASCII = /[^\p{ASCII}]/u;
+
+/** True for a word of a–z only (a plain scan: hot path). */
+export function isAz(w: string): boolean {
+  if (w.length === 0) return false;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
+/** True when every character is ASCII (a plain scan: hot path). */
+function isAscii(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** True when `w` may hold CJK characters (none below U+2E80); the regex runs only then. */
+function hasCjk(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) >= 0x2e80) return CJK_CHAR.test(w);
+  return false;
+}
 
 /** A word of the text: its lower-case form and, for a camelCase word, its lower-case parts. */
 export interface Token {
@@ -63,18 +87,18 @@ function camelParts(w: string): string[] {
 
 /** Folds accents: é → e, ü → u (NFKD, combining marks dropped). */
 function fold(text: string): string {
-  return /[^\p{ASCII}]/u.test(text) ? text.normalize('NFKD').replace(MARKS, '') : text;
+  return NON_ASCII.test(text) ? text.normalize('NFKD').replace(MARKS, '') : text;
 }
 
 /** The tokens of `text` (see the module comment), in order. */
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of fold(text).matchAll(WORD)) {
-    const raw = m[0];
-    if (CJK_CHAR.test(raw)) {
+  for (const raw of fold(text).split(SEPARATORS)) {
+    if (!raw) continue;
+    if (hasCjk(raw)) {
       for (const piece of raw.split(CJK_RUNS)) {
         if (!piece) continue;
-        if (!CJK_CHAR.test(piece)) pushWord(out, piece);
+        if (!hasCjk(piece)) pushWord(out, piece);
         else if (piece.length === 1) out.push({ word: piece });
         else for (let i = 0; i < piece.length - 1; i++) out.push({ word: piece.slice(i, i + 2) });
       }
@@ -86,9 +110,9 @@ export function tokenize(text: string): Token[] {
 }
 
 function pushWord(out: Token[], raw: string): void {
+  if (raw.length < 2) return;
   const word = raw.toLowerCase();
-  if (word.length < 2 && !CJK_CHAR.test(word)) return;
-  if (raw !== word && raw.length <= 64 && /^[A-Za-z0-9]+$/.test(raw)) {
+  if (raw !== word && raw.length <= 64 && isAscii(raw)) {
     const parts = camelParts(raw)
       .map((p) => p.toLowerCase())
       .filter((p) => p.length > 0);
@@ -108,7 +132,7 @@ export function words(text: string): string[] {
 /** A search term of a word: null for stop words and single letters, else its stem. */
 export function termOf(word: string): string | null {
   if (STOP_WORDS.has(word)) return null;
-  if (word.length < 2 && !CJK_CHAR.test(word)) return null;
+  if (word.length < 2 && !hasCjk(word)) return null;
   return stem(word);
 }
 
