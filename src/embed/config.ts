@@ -1,9 +1,14 @@
 /**
- * What a host page (a docs site embedding tabcode) may configure: through `mount(element, config)` in the
- * same page, or by posting `{ type: 'tabcode:config', config }` to the tabcode iframe. Every field is
- * optional; a bad field is reported to the host and ignored, never fatal.
+ * What a host page (a docs site embedding tabcode) may configure: through `mount(element, config)`, the
+ * `<Tabcode>` React component, the `<tabcode-playground>` element, or by posting
+ * `{ type: 'tabcode:config', config }` to the tabcode iframe. Every field is optional; a bad field is
+ * reported to the host and ignored, never fatal.
+ *
+ * This file is the package's public vocabulary: it imports nothing (its declarations ship as they are).
  */
-import type { PermissionMode } from '../core/permissions/types.ts';
+
+/** The permission modes (the same list as src/core/permissions/types.ts; validate-config.ts checks it). */
+export type EmbedPermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk';
 
 export interface EmbedMcpServer {
   /** Server name: tools become `mcp__<name>__<tool>`. */
@@ -14,6 +19,71 @@ export interface EmbedMcpServer {
   headers?: Record<string, string>;
 }
 
+/** `light`, `dark`, or `auto` (follow the reader's system setting). */
+export type EmbedThemeName = 'light' | 'dark' | 'auto';
+
+/**
+ * A theme as CSS custom properties of the workbench (`--bg`, `--fg`, `--accent`, `--radius`, `--font`…:
+ * see THEME_VARIABLES), on top of a colour scheme. Values are CSS (`#0a7`, `light-dark(#fff, #111)`).
+ */
+export interface EmbedThemeObject {
+  scheme?: EmbedThemeName;
+  [variable: `--${string}`]: string;
+}
+
+export type EmbedTheme = EmbedThemeName | EmbedThemeObject;
+
+/** The side panels. */
+export type EmbedPanel = 'files' | 'terminal' | 'preview' | 'todos' | 'usage' | 'mcp' | 'rules';
+
+/** What shows, and what opens first. Every part shows unless turned off. */
+export interface EmbedLayout {
+  /** The header bar (sandbox badge, usage meter, settings). */
+  header?: boolean;
+  /** The sessions list (default: off in an embed; true shows it). */
+  sessions?: boolean;
+  /** The side panel (files, terminal…). */
+  sidePanel?: boolean;
+  /** The terminal tab. */
+  terminal?: boolean;
+  /** The prompt box (off: a replay-only demo). */
+  promptBox?: boolean;
+  /** The side panel that opens first (default: files). */
+  panel?: EmbedPanel;
+  /** A project file opened first in the Files panel. */
+  file?: string;
+  /** Small embeds: denser type and spacing, no brand in the header. */
+  compact?: boolean;
+}
+
+/** A CSS length (`480px`, `70vh`), a number of pixels, or `auto` (grow with the conversation). */
+export type EmbedHeight = number | string;
+
+/** `load` (or true): start when mounted; `visible`: when scrolled into view; false: wait for the reader. */
+export type EmbedAutorun = boolean | 'load' | 'visible';
+
+/** One step of a lesson. */
+export interface EmbedLessonStep {
+  title: string;
+  /** What the step asks of the reader (plain text, shown above the workbench). */
+  body?: string;
+  /** The project at the start of this step (default: the config's files). */
+  files?: Record<string, string>;
+  /** The prompt put in the prompt box (or sent by autorun). */
+  prompt?: string;
+  /** Files written into the project by "Show solution". */
+  solution?: Record<string, string>;
+  /** This step's recorded demo. */
+  replay?: EmbedReplay;
+}
+
+/** An ordered list of steps with next / previous and "show solution". */
+export interface EmbedLessons {
+  steps: EmbedLessonStep[];
+  /** The step shown first (0-based, default 0). */
+  start?: number;
+}
+
 export interface EmbedConfig {
   /** Initial project files (relative paths → content), instead of the demo project. */
   files?: Record<string, string>;
@@ -21,14 +91,38 @@ export interface EmbedConfig {
   baseURL?: string;
   model?: string;
   maxTokens?: number;
-  permissionMode?: PermissionMode;
+  permissionMode?: EmbedPermissionMode;
   /** Permission rules from the host page (source "embed config"). */
   permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
   mcpServers?: EmbedMcpServer[];
   sandbox?: 'auto' | 'webcontainer' | 'just-bash';
+  theme?: EmbedTheme;
+  layout?: EmbedLayout;
+  height?: EmbedHeight;
+  /** Send the first prompt (or play the replay) on load or when scrolled into view. */
+  autorun?: EmbedAutorun;
+  /** The first prompt: put in the prompt box, or sent by autorun. */
+  prompt?: string;
+  /** Project files nobody may change (gitignore-style patterns, relative to the project). */
+  readOnly?: string[];
+  /** Shows a button that puts the project and the conversation back as they were, with this label. */
+  resetLabel?: string;
+  /** npm packages installed with the sandbox's own npm before the first prompt (name → version range). */
+  dependencies?: Record<string, string>;
+  /** A lesson: steps with their own files, prompt, solution and demo. */
+  lessons?: EmbedLessons;
   /**
-   * A scripted demo: no API key, no network. The page answers every model request with the next turn of
-   * the script (streamed as the Messages API would), so the real SDK, loop and tools run on the sandbox.
+   * A recorded (or hand-written) session played with no key and no network: the replay itself, or the
+   * URL of a replay file (fetched by the page the playground runs in, so CORS applies across origins).
+   */
+  replay?: EmbedReplay | string;
+  /** Replay pace: 1 the recorded pace (default), 2 twice as fast, 0 no waiting at all. */
+  replaySpeed?: number;
+  /** Record the live session so it can be exported as a replay (a button, or `handle.exportReplay()`). */
+  record?: boolean;
+  /**
+   * A scripted demo (the hand-written form of a replay, kept for existing hosts): each model request is
+   * answered with the next turn of the script.
    */
   demo?: EmbedDemo;
 }
@@ -60,6 +154,65 @@ export interface EmbedDemo {
   chunkDelayMs?: number;
   /** What the model says once the script has no turn left. */
   endText?: string;
+}
+
+/** The replay format this build writes and plays. */
+export const REPLAY_FORMAT = 'tabcode-replay';
+export const REPLAY_VERSION = 1;
+
+/**
+ * A replay file: the model's answers of a session (streamed events with their timing, or hand-written
+ * blocks) and what its tools returned. Playing it drives the real tools in the sandbox and checks that
+ * they return what was recorded.
+ */
+export interface EmbedReplay {
+  format: typeof REPLAY_FORMAT;
+  version: typeof REPLAY_VERSION;
+  title?: string;
+  /** ISO date of the recording. */
+  recordedAt?: string;
+  model?: string;
+  /** The project the session started with (used when the config has no `files`). */
+  files?: Record<string, string>;
+  /** The user's turns, in order. */
+  turns: EmbedReplayTurn[];
+  /** What the model says once the replay has no answer left. */
+  endText?: string;
+}
+
+export interface EmbedReplayTurn {
+  /** The prompt that started the turn (sent by autorun or Play); none: whatever the reader sends. */
+  prompt?: string;
+  /** Milliseconds between the previous turn's end and this prompt, at the recorded pace. */
+  pauseMs?: number;
+  /** The model's answers, one per request of the turn (a tool call is followed by the next answer). */
+  responses: EmbedReplayResponse[];
+}
+
+/** One answer: recorded `events`, or hand-written `content` (streamed as the API streams it). */
+export interface EmbedReplayResponse {
+  /** Server-sent events of the answer; `at`: milliseconds since its request was sent. */
+  events?: EmbedReplayEvent[];
+  content?: (EmbedDemoText | EmbedDemoToolUse)[];
+  /** Milliseconds between streamed events of hand-written content (default DEMO_CHUNK_DELAY_MS). */
+  chunkDelayMs?: number;
+  /** What the answer's tool calls returned when recorded: the playback compares the real results. */
+  results?: EmbedReplayResult[];
+}
+
+export interface EmbedReplayEvent {
+  at: number;
+  /** The SSE event name (`message_start`, `content_block_delta`…); `data.type` is the same. */
+  event: string;
+  data: Record<string, unknown>;
+}
+
+export interface EmbedReplayResult {
+  toolUseId: string;
+  name?: string;
+  isError: boolean;
+  /** The result's text as the model saw it. */
+  content: string;
 }
 
 /** A config field that was refused (and ignored). */

@@ -5,15 +5,24 @@
  */
 import { validateRule } from '../core/permissions/rules.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
-import type {
-  EmbedConfig,
-  EmbedDemo,
-  EmbedDemoText,
-  EmbedDemoToolUse,
-  EmbedDemoTurn,
-  EmbedMcpServer,
-  EmbedWarning,
-} from './config.ts';
+import type { EmbedConfig, EmbedMcpServer, EmbedPermissionMode, EmbedWarning } from './config.ts';
+import { checkAutorun, checkHeight, checkLayout, checkTheme } from './validate-look.ts';
+import { checkDemo, checkLessons, checkReplay } from './validate-replay.ts';
+import {
+  checkFiles,
+  checkPrompt,
+  isObject,
+  type Json,
+  kindOf,
+  pathProblem,
+  urlProblem,
+  type Warn,
+} from './validate-shared.ts';
+
+// The public list of modes is the engine's list (a compile error here when they part).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const MODES_MATCH: Same<EmbedPermissionMode, PermissionMode> = true;
+void MODES_MATCH;
 
 export interface ValidatedConfig {
   config: EmbedConfig;
@@ -29,6 +38,18 @@ const KNOWN_FIELDS = [
   'permissions',
   'mcpServers',
   'sandbox',
+  'theme',
+  'layout',
+  'height',
+  'autorun',
+  'prompt',
+  'readOnly',
+  'resetLabel',
+  'dependencies',
+  'lessons',
+  'replay',
+  'replaySpeed',
+  'record',
   'demo',
 ] as const;
 /** Fields that would carry a secret: refused with a pointer to the proxy setup. */
@@ -36,13 +57,35 @@ const KEY_FIELDS = ['apiKey', 'api_key', 'authToken', 'key'];
 const SANDBOXES = ['auto', 'webcontainer', 'just-bash'] as const;
 /** Upper bound of `maxTokens` (larger values are refused by every current model). */
 export const MAX_EMBED_MAX_TOKENS = 128_000;
+/** Fastest replay pace (× the recorded one); 0 means no waiting at all. */
+export const MAX_REPLAY_SPEED = 100;
+/** Most npm packages a config may ask for. */
+export const MAX_EMBED_DEPENDENCIES = 50;
+/** npm's rules for a package name (scoped or not), and the spec text it may carry. */
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+const NPM_SPEC = /^[\w.*^~<>=|+ -]{1,100}$/;
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const kindOf = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'a string' : `a ${typeof v}`;
-
+/**
+ * The config with every bad field left out, and a warning for each. Never throws (a config whose
+ * properties throw when read is refused whole).
+ */
 export function validateEmbedConfig(raw: unknown): ValidatedConfig {
+  try {
+    return validate(raw);
+  } catch (err) {
+    return {
+      config: {},
+      warnings: [
+        {
+          field: 'config',
+          message: `The config could not be read (${err instanceof Error ? err.message : String(err)}); the defaults apply.`,
+        },
+      ],
+    };
+  }
+}
+
+function validate(raw: unknown): ValidatedConfig {
   const warnings: EmbedWarning[] = [];
   const warn = (field: string, message: string): void => {
     warnings.push({ field, message });
@@ -62,7 +105,7 @@ export function validateEmbedConfig(raw: unknown): ValidatedConfig {
   }
 
   if (raw.files !== undefined) {
-    const files = checkFiles(raw.files, warn);
+    const files = checkFiles(raw.files, 'files', warn);
     if (files) config.files = files;
   }
   if (raw.baseURL !== undefined) {
@@ -101,52 +144,98 @@ export function validateEmbedConfig(raw: unknown): ValidatedConfig {
       config.sandbox = raw.sandbox as EmbedConfig['sandbox'];
     } else warn('sandbox', `sandbox must be one of ${SANDBOXES.join(', ')}.`);
   }
-  if (raw.demo !== undefined) {
-    const demo = checkDemo(raw.demo, warn);
-    if (demo) config.demo = demo;
+  const set = <K extends keyof EmbedConfig>(key: K, value: EmbedConfig[K] | undefined) => {
+    if (value !== undefined) config[key] = value;
+  };
+  if (raw.theme !== undefined) set('theme', checkTheme(raw.theme, warn));
+  if (raw.layout !== undefined) set('layout', checkLayout(raw.layout, warn));
+  if (raw.height !== undefined) set('height', checkHeight(raw.height, warn));
+  if (raw.autorun !== undefined) set('autorun', checkAutorun(raw.autorun, warn));
+  if (raw.prompt !== undefined) set('prompt', checkPrompt(raw.prompt, 'prompt', warn));
+  if (raw.readOnly !== undefined) set('readOnly', checkReadOnly(raw.readOnly, warn));
+  if (raw.resetLabel !== undefined) {
+    const label = raw.resetLabel;
+    if (typeof label === 'string' && label.trim() && label.length <= 40) config.resetLabel = label.trim();
+    else warn('resetLabel', 'resetLabel must be text of 1 to 40 characters.');
+  }
+  if (raw.dependencies !== undefined) set('dependencies', checkDependencies(raw.dependencies, warn));
+  if (raw.lessons !== undefined) set('lessons', checkLessons(raw.lessons, warn));
+  if (raw.replay !== undefined) {
+    const r = raw.replay;
+    if (typeof r === 'string' && !r.trim().startsWith('{')) {
+      if (r.trim() && r.length <= 2000) config.replay = r.trim();
+      else warn('replay', 'replay must be a replay object, or the URL of a replay file.');
+    } else set('replay', checkReplay(r, 'replay', warn));
+  }
+  if (raw.replaySpeed !== undefined) {
+    const v = raw.replaySpeed;
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_REPLAY_SPEED)
+      config.replaySpeed = v;
+    else
+      warn(
+        'replaySpeed',
+        `replaySpeed must be a number from 0 (no waiting) to ${MAX_REPLAY_SPEED}; 1 is the recorded pace.`,
+      );
+  }
+  if (raw.record !== undefined) {
+    if (typeof raw.record === 'boolean') config.record = raw.record;
+    else warn('record', 'record must be true or false.');
+  }
+  if (raw.demo !== undefined) set('demo', checkDemo(raw.demo, warn));
+  if (config.demo && config.replay) {
+    warn('demo', 'Both demo and replay were given: the replay plays, the demo is ignored.');
+    delete config.demo;
+  }
+  if (config.lessons && (config.replay || config.demo)) {
+    warn(
+      'lessons',
+      'A lesson carries its own replays (per step); the config-level replay or demo is ignored.',
+    );
+    delete config.replay;
+    delete config.demo;
   }
   return { config, warnings };
 }
 
-type Warn = (field: string, message: string) => void;
-
-function urlProblem(value: unknown): string | null {
-  if (typeof value !== 'string') return `A URL must be a string (got ${kindOf(value)}).`;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      return `Only http(s) URLs (got ${url.protocol}).`;
-    return null;
-  } catch {
-    return `Not a URL: ${JSON.stringify(value.slice(0, 200))}.`;
-  }
-}
-
-/** Project-relative paths only: no absolute paths, no `..`, no empty segments. */
-function pathProblem(path: string): string | null {
-  const clean = path.replace(/^\.\//, '');
-  if (!clean) return 'An empty path.';
-  if (clean.startsWith('/')) return 'Paths are relative to the project (no leading "/").';
-  if (clean.split('/').some((s) => s === '..' || s === '' || s === '.'))
-    return 'A path may not contain "..", "." or empty segments.';
-  return null;
-}
-
-function checkFiles(value: unknown, warn: Warn): Record<string, string> | undefined {
-  if (!isObject(value)) {
-    warn('files', `files must be an object of path → text (got ${kindOf(value)}).`);
+function checkReadOnly(value: unknown, warn: Warn): string[] | undefined {
+  if (!Array.isArray(value)) {
+    warn('readOnly', `readOnly must be a list of paths or patterns (got ${kindOf(value)}).`);
     return undefined;
   }
-  const files: Record<string, string> = {};
-  for (const [path, content] of Object.entries(value)) {
-    const field = `files[${JSON.stringify(path)}]`;
-    const problem = pathProblem(path);
-    if (problem) warn(field, problem);
-    else if (typeof content !== 'string')
-      warn(field, `A file's content must be text (got ${kindOf(content)}).`);
-    else files[path.replace(/^\.\//, '')] = content;
+  const out: string[] = [];
+  for (const [i, p] of value.entries()) {
+    const problem =
+      typeof p !== 'string'
+        ? `A pattern must be text (got ${kindOf(p)}).`
+        : /[()]/.test(p)
+          ? 'A pattern may not contain parentheses.'
+          : pathProblem(p.replace(/\/\*\*$/, '/x').replace(/\*/g, 'x'));
+    if (problem) warn(`readOnly[${i}]`, problem);
+    else out.push((p as string).replace(/^\.\//, ''));
   }
-  return files;
+  return out;
+}
+
+function checkDependencies(value: unknown, warn: Warn): Record<string, string> | undefined {
+  if (!isObject(value)) {
+    warn(
+      'dependencies',
+      `dependencies must be an object of package name → version range (got ${kindOf(value)}).`,
+    );
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(value)) {
+    const field = `dependencies[${JSON.stringify(name.slice(0, 100))}]`;
+    if (!NPM_NAME.test(name) || name.length > 214)
+      warn(field, `${JSON.stringify(name.slice(0, 100))} is not an npm package name.`);
+    else if (typeof spec !== 'string' || !NPM_SPEC.test(spec))
+      warn(field, 'The version must be a range like "^1.2.0", "1.x" or "latest".');
+    else if (Object.keys(out).length >= MAX_EMBED_DEPENDENCIES)
+      warn(field, `At most ${MAX_EMBED_DEPENDENCIES} dependencies; this one is left out.`);
+    else out[name] = spec;
+  }
+  return out;
 }
 
 function checkPermissions(value: unknown, warn: Warn): EmbedConfig['permissions'] {
@@ -216,59 +305,4 @@ function serverProblem(s: unknown): { at: string; message: string } | null {
   )
     return { at: '.headers', message: 'headers must be an object of strings.' };
   return null;
-}
-
-function checkDemo(value: unknown, warn: Warn): EmbedDemo | undefined {
-  if (!isObject(value) || !Array.isArray(value.turns)) {
-    warn('demo', 'demo must be { turns: [...] }.');
-    return undefined;
-  }
-  const demo: EmbedDemo = { turns: [] };
-  for (const [i, turn] of value.turns.entries()) {
-    const checked = checkTurn(turn, `demo.turns[${i}]`, warn);
-    if (checked) demo.turns.push(checked);
-  }
-  if (value.chunkDelayMs !== undefined) {
-    const d = value.chunkDelayMs;
-    if (typeof d === 'number' && d >= 0 && d <= 5000) demo.chunkDelayMs = d;
-    else warn('demo.chunkDelayMs', 'chunkDelayMs must be a number of ms from 0 to 5000.');
-  }
-  if (value.endText !== undefined) {
-    if (typeof value.endText === 'string') demo.endText = value.endText;
-    else warn('demo.endText', 'endText must be a string.');
-  }
-  return demo;
-}
-
-/** A turn with any bad block is left out whole (half a turn would tell a different story). */
-function checkTurn(turn: unknown, field: string, warn: Warn): EmbedDemoTurn | undefined {
-  if (!isObject(turn) || !Array.isArray(turn.content) || turn.content.length === 0) {
-    warn(field, 'A turn must be { content: [blocks] } with at least one block; the turn is left out.');
-    return undefined;
-  }
-  const content: EmbedDemoTurn['content'] = [];
-  for (const [j, b] of turn.content.entries()) {
-    const bf = `${field}.content[${j}]`;
-    if (isObject(b) && b.type === 'text' && typeof b.text === 'string') {
-      content.push({ type: 'text', text: b.text } satisfies EmbedDemoText);
-    } else if (isObject(b) && b.type === 'tool_use' && typeof b.name === 'string' && isObject(b.input)) {
-      if (b.id !== undefined && (typeof b.id !== 'string' || !/^[a-zA-Z0-9_-]+$/.test(b.id))) {
-        warn(`${bf}.id`, 'A tool_use id must be letters, digits, _ or -; the turn is left out.');
-        return undefined;
-      }
-      content.push({
-        type: 'tool_use',
-        ...(b.id ? { id: b.id as string } : {}),
-        name: b.name,
-        input: b.input,
-      } satisfies EmbedDemoToolUse);
-    } else {
-      warn(
-        bf,
-        'A block must be { type: "text", text } or { type: "tool_use", name, input }; the turn is left out.',
-      );
-      return undefined;
-    }
-  }
-  return { content };
 }
