@@ -92,3 +92,28 @@ export const MCP_TOOL_TIMEOUT_MS = 120_000;
 export const MCP_MAX_DESCRIPTION_CHARS = 2048;
 /** MCP: a tool whose input schema serializes longer than this (characters) is skipped. */
 export const MCP_MAX_SCHEMA_CHARS = 60_000;
+
+/** MCP: first wait before reconnecting to a server that dropped; doubled per attempt up to the max. */
+export const MCP_RECONNECT_BASE_MS = 1_000;
+export const MCP_RECONNECT_MAX_MS = 30_000;
+/** MCP: automatic reconnects tried after a drop before the server stays disconnected (Reconnect in the panel). */
+export const MCP_RECONNECT_MAX_ATTEMPTS = 12;
+/** MCP: how long a tool call waits for its server to come back (reconnect or re-initialize) before it fails. */
+export const MCP_WAIT_FOR_RECONNECT_MS = 15_000;
+/** MCP: notifications/…/list_changed within this window trigger one refetch (a storm costs one rebuild). */
+export const MCP_LIST_CHANGED_DEBOUNCE_MS = 50;
+/** MCP: most tools taken from one server; the rest are skipped with one note. */
+export const MCP_MAX_TOOLS_PER_SERVER = 1_000;
+/** MCP: longest server `instructions` added to the context (characters); longer ones are cut with a note. */
+export const MCP_MAX_INSTRUCTIONS_CHARS = 2_048;
+/** MCP: log entries (notifications/message) kept per server for the MCP panel, and the longest kept. */
+export const MCP_MAX_LOG_ENTRIES = 200;
+export const MCP_MAX_LOG_ENTRY_CHARS = 2_000;
+/** MCP: largest image (decoded bytes) sent to the model; larger ones are downscaled in the page or noted. */
+export const MCP_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** MCP: the longer side of an image downscaled to fit (pixels). */
+export const MCP_IMAGE_DOWNSCALE_MAX_SIDE = 1_568;
+/** MCP: progress notifications extend a call's timeout, but never past this total (ms). */
+export const MCP_MAX_TOTAL_TOOL_TIME_MS = 30 * 60_000;
+/** MCP: most characters of one resource attached for an `@server:uri` mention. */
+export const MCP_MAX_MENTION_CHARS = 100_000;

@@ -1,33 +1,46 @@
 /**
- * MCP tools → Tools. A listed tool becomes `mcp__<server>__<tool>` with its input schema as given
- * (after checking it is an object schema), a zod schema accepting any object (the server validates),
- * annotations mapped (readOnlyHint → read-only and concurrency-safe, destructiveHint → destructive),
- * `_meta['anthropic/alwaysLoad']` → alwaysLoad and `_meta['anthropic/searchHint']` → searchHint.
- * A tool that cannot be used (no name, a malformed schema, listed twice) is skipped with a reason;
- * the others are unaffected.
+ * MCP tools → Tools. A listed tool becomes `mcp__<server>__<tool>` with its input schema in its JSON
+ * Schema 2020-12 form (older-draft forms rewritten where the meaning is clear, then checked against
+ * the meta-schema when a validator is given), a zod schema accepting any object (the server
+ * validates), annotations mapped (readOnlyHint → read-only and concurrency-safe, destructiveHint →
+ * destructive), `_meta['anthropic/alwaysLoad']` → alwaysLoad and `_meta['anthropic/searchHint']` →
+ * searchHint. A tool that cannot be used (no name, a malformed schema, listed twice, one that requires
+ * the experimental tasks feature tabcode does not declare, past MCP_MAX_TOOLS_PER_SERVER) is skipped
+ * with a reason; the others are unaffected.
  */
 import { z } from 'zod';
 import {
   DEFAULT_MAX_RESULT_SIZE_CHARS,
   MCP_MAX_DESCRIPTION_CHARS,
   MCP_MAX_SCHEMA_CHARS,
+  MCP_MAX_TOOLS_PER_SERVER,
 } from '../core/constants.ts';
-import { type AnyTool, buildTool, type ToolInputJSONSchema } from '../core/tool.ts';
+import { type AnyTool, buildTool, type ToolInputJSONSchema, type ToolProgress } from '../core/tool.ts';
 import { disambiguate, mcpToolName } from './names.ts';
-import { type McpToolOutput, mapCallResult, outputText, toToolResultBlock } from './results.ts';
+import { type ImageDownscaler, type McpToolOutput, mapCallResult, outputText, toToolResultBlock } from './results.ts';
+import { normalizeSchema, type SchemaValidator } from './schema.ts';
 import type { SkippedMcpTool } from './types.ts';
 
+/** What a tools/call gets besides its arguments. */
+export interface McpCallOptions {
+  signal: AbortSignal;
+  /** Progress notifications of the call, as tool progress (they also extend its timeout). */
+  onProgress?: (progress: ToolProgress) => void;
+  /** The tool_use the call answers (elicitation forms show next to it). */
+  toolUseId?: string;
+}
+
 /** Runs tools/call on the server; resolves with the raw result object. Throws on protocol/transport errors. */
-export type McpCallFn = (
-  toolName: string,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-) => Promise<unknown>;
+export type McpCallFn = (toolName: string, args: Record<string, unknown>, options: McpCallOptions) => Promise<unknown>;
 
 export interface AdaptToolsOptions {
   /** The normalized server name. */
   server: string;
   call: McpCallFn;
+  /** Checks schemas against JSON Schema 2020-12 (loadSchemaValidator); without it, only the shape is checked. */
+  validateSchema?: SchemaValidator;
+  /** Shrinks images too large for the model (the page's canvas); without it they become a note. */
+  downscale?: ImageDownscaler;
 }
 
 export interface AdaptedTools {
@@ -100,11 +113,19 @@ interface ToolSpec {
 }
 
 /** Checks one listed tool; a spec, or the reason it is skipped. */
-function checkTool(raw: unknown): ToolSpec | { skip: string } {
+function checkTool(raw: unknown, validate?: SchemaValidator): ToolSpec | { skip: string } {
   if (!isObject(raw)) return { skip: 'it is not an object' };
   if (typeof raw.name !== 'string' || raw.name.length === 0) return { skip: 'it has no name' };
   const problem = inputSchemaProblem(raw.inputSchema);
   if (problem) return { skip: problem };
+  const execution = isObject(raw.execution) ? raw.execution : {};
+  if (execution.taskSupport === 'required') {
+    return { skip: 'it can only run as a task (the experimental MCP tasks feature), which tabcode does not support' };
+  }
+  const normalized = normalizeSchema(raw.inputSchema as Json);
+  if ('problem' in normalized) return { skip: normalized.problem };
+  const invalid = validate?.(normalized.schema);
+  if (invalid) return { skip: invalid };
   const ann = isObject(raw.annotations) ? raw.annotations : {};
   const meta = isObject(raw._meta) ? raw._meta : {};
   const title =
@@ -113,7 +134,7 @@ function checkTool(raw: unknown): ToolSpec | { skip: string } {
     name: raw.name,
     title,
     description: typeof raw.description === 'string' ? raw.description : '',
-    schema: structuredClone(raw.inputSchema) as ToolInputJSONSchema,
+    schema: structuredClone(normalized.schema) as ToolInputJSONSchema,
     readOnly: ann.readOnlyHint === true,
     destructive: ann.destructiveHint === true,
     alwaysLoad: meta['anthropic/alwaysLoad'] === true,
@@ -147,9 +168,17 @@ function makeTool(spec: ToolSpec, apiName: string, opts: AdaptToolsOptions): Any
       behavior: 'passthrough',
       message: `Allow the MCP tool ${spec.name} of server ${server}?`,
     }),
-    async call(input: Record<string, unknown>, ctx) {
-      const raw = await opts.call(spec.name, input, ctx.abortController.signal);
-      const data = mapCallResult(raw, `${spec.name} (MCP server ${server})`);
+    async call(input: Record<string, unknown>, ctx, onProgress) {
+      const raw = await opts.call(spec.name, input, {
+        signal: ctx.abortController.signal,
+        ...(onProgress ? { onProgress } : {}),
+        ...(ctx.toolUseId ? { toolUseId: ctx.toolUseId } : {}),
+      });
+      const data = await mapCallResult(raw, {
+        displayName: `${spec.name} (MCP server ${server})`,
+        server,
+        ...(opts.downscale ? { downscale: opts.downscale } : {}),
+      });
       return { data, ...(data.meta ? { mcpMeta: data.meta } : {}) };
     },
     mapToolResultToToolResultBlockParam: (output: McpToolOutput, toolUseId: string) =>
@@ -173,7 +202,14 @@ export function adaptMcpTools(rawTools: readonly unknown[], opts: AdaptToolsOpti
   const specs: ToolSpec[] = [];
   const seen = new Set<string>();
   rawTools.forEach((raw, i) => {
-    const checked = checkTool(raw);
+    if (i === MCP_MAX_TOOLS_PER_SERVER) {
+      skipped.push({
+        name: `#${i}…#${rawTools.length - 1}`,
+        reason: `Skipped: the server listed ${rawTools.length} tools; tabcode takes the first ${MCP_MAX_TOOLS_PER_SERVER}.`,
+      });
+    }
+    if (i >= MCP_MAX_TOOLS_PER_SERVER) return;
+    const checked = checkTool(raw, opts.validateSchema);
     const name = isObject(raw) && typeof raw.name === 'string' && raw.name ? raw.name : `#${i}`;
     if ('skip' in checked) {
       skipped.push({ name, reason: `Skipped: ${checked.skip}.` });

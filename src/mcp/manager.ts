@@ -1,15 +1,44 @@
 /**
  * McpManager: the set of MCP servers of a session. Servers are added and removed at any time; each has
- * a state (connecting / connected with N tools / failed with a reason / disconnected). `tools()` is the
- * union of every connected server's usable tools, sorted by name, and stays the same array (same Tool
- * objects) until something changes, so a session can read it at every request. Listeners hear every
- * change. A server that is down, slow or broken fails alone: the others and the session go on.
+ * a state (connecting / connected with N tools / needs-auth / failed with a reason / disconnected).
+ * `tools()` is the union of every connected server's usable tools, sorted by name, and stays the same
+ * array (same Tool objects) until something changes, so a session can read it at every request.
+ *
+ * Recovery without the user: a server that drops is reconnected with backoff; a tool call made while
+ * its server reconnects waits for it (MCP_WAIT_FOR_RECONNECT_MS); a server that forgot the session is
+ * re-initialized by the connection. Sign-in: a server that asks for OAuth is `needs-auth` until the
+ * user presses "Sign in" (`signIn`); a call that meets a new sign-in mid-session (expired, step-up)
+ * waits for it. A server that is down, slow or broken fails alone: the others and the session go on.
  */
+import {
+  MCP_MAX_LOG_ENTRIES,
+  MCP_RECONNECT_BASE_MS,
+  MCP_RECONNECT_MAX_ATTEMPTS,
+  MCP_RECONNECT_MAX_MS,
+  MCP_TOOL_TIMEOUT_MS,
+  MCP_WAIT_FOR_RECONNECT_MS,
+  WORKSPACE_ROOT,
+} from '../core/constants.ts';
 import type { AnyTool } from '../core/tool.ts';
-import { connectMcpServer, type McpConnection } from './connection.ts';
+import type { AdaptedTools, McpCallFn } from './adapter.ts';
+import type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
+import { type ClientRequestHost, connectMcpServer, type McpConnection } from './connection.ts';
+import { createInteractionQueue, type McpInteraction, type McpInteractionAnswer } from './interactions.ts';
 import { normalizeServerName } from './names.ts';
+import { checkAuthorizationResponse, exchangeCode, runSignIn, SignInError } from './oauth/flow.ts';
+import { BrowserOAuthProvider, type McpAuthEnv, nonInteractiveProvider } from './oauth/provider.ts';
+import { createMemoryAuthStore } from './oauth/store.ts';
+import type { ImageDownscaler } from './results.ts';
+import { loadSchemaValidator } from './schema.ts';
 import type { McpConfigStore } from './storage.ts';
-import type { McpServerConfig, McpServerState, McpToolSource, PersistedMcpServerConfig } from './types.ts';
+import { McpAuthRequiredError } from './transport.ts';
+import type {
+  McpLogEntry,
+  McpServerConfig,
+  McpServerState,
+  McpToolSource,
+  PersistedMcpServerConfig,
+} from './types.ts';
 
 /** What changed: a server's new state (undefined once removed), and whether tools() changed. */
 export interface McpChange {
@@ -18,19 +47,52 @@ export interface McpChange {
   toolsChanged: boolean;
 }
 
+/** Runs a sampling request on tabcode's model (set by the agent session): the MCP CreateMessageResult. */
+export type McpSampler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+
 export interface McpManager extends McpToolSource {
   /**
-   * Adds (or replaces) a server and connects to it. Resolves with its state once connected or failed;
-   * rejects only for an invalid config (bad name or URL). Settings-sourced HTTP configs are persisted.
+   * Adds (or replaces) a server and connects to it. Resolves with its state once connected, failed or
+   * waiting for a sign-in; rejects only for an invalid config (bad name or URL). Settings-sourced HTTP
+   * configs are persisted.
    */
   addServer(config: McpServerConfig): Promise<McpServerState>;
-  /** Disconnects and forgets a server (and its persisted config). False when there was none. */
+  /** Disconnects and forgets a server (its persisted config and its sign-in). False when there was none. */
   removeServer(name: string): Promise<boolean>;
   /** Connects again to a known server (after a failure or a disconnect). */
   reconnect(name: string): Promise<McpServerState | undefined>;
+  /**
+   * Signs in to a server that needs it: opens the authorization page (call it from a click, so the
+   * browser allows the popup), then connects. Resolves with the new state; a failed sign-in leaves the
+   * server `needs-auth` with the reason in `auth.error`.
+   */
+  signIn(name: string): Promise<McpServerState | undefined>;
+  /** Forgets the server's tokens and registration (sign out); it then needs a new sign-in. */
+  signOut(name: string): Promise<McpServerState | undefined>;
   /** Every server's state, in the order they were added. */
   servers(): McpServerState[];
   server(name: string): McpServerState | undefined;
+  /** The server's latest log messages (notifications/message), oldest first. */
+  logs(name: string): McpLogEntry[];
+  /** Resources (and templates) of connected servers, of one server when named. */
+  resources(server?: string): McpResourceInfo[];
+  /** Reads a resource: the raw resources/read result. Rejects with a readable reason. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<unknown>;
+  /** Prompts of connected servers. */
+  prompts(): McpPromptInfo[];
+  /** Gets a prompt: the raw prompts/get result. Rejects with a readable reason. */
+  getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<unknown>;
+  /** Elicitation and sampling requests waiting for the user, oldest first. */
+  interactions(): McpInteraction[];
+  /** Answers one of them; false when it is no longer pending. */
+  answer(id: string, answer: McpInteractionAnswer): boolean;
+  /** Offers sampling to servers connected from now on (each request still needs the user's approval). */
+  setSampler(sampler: McpSampler | undefined): void;
+  /**
+   * Context the model should get before the next request: the `instructions` of servers that
+   * connected (or changed them) since the last call. Each is returned once.
+   */
+  takeReminders(): string[];
   /** Adds every persisted server (resolves once each has connected or failed). */
   loadPersisted(): Promise<void>;
   onChange(listener: (change: McpChange) => void): () => void;
@@ -41,6 +103,16 @@ export interface McpManager extends McpToolSource {
 export interface McpManagerOptions {
   /** Where settings-sourced configs are saved; none: nothing is persisted. */
   store?: McpConfigStore;
+  /** OAuth: the token store (default: memory), redirect URI, authorizer, client metadata document. */
+  auth?: Partial<McpAuthEnv>;
+  /** The roots offered to servers (default: the workspace); null: the capability is not declared. */
+  roots?: (() => Array<{ uri: string; name?: string }>) | null;
+  /** False: elicitation is not declared (servers hide their interactive tools). Default true. */
+  elicitation?: boolean;
+  /** Shrinks images too large for the model (the page's canvas). */
+  downscale?: ImageDownscaler;
+  /** Reconnect backoff (tests use short ones). */
+  reconnect?: { baseMs?: number; maxMs?: number; maxAttempts?: number };
 }
 
 interface Entry {
@@ -49,6 +121,19 @@ interface Entry {
   connection?: McpConnection;
   /** Bumped on every (re)connect and on removal, so a stale connect result is dropped. */
   generation: number;
+  provider?: BrowserOAuthProvider;
+  logs: McpLogEntry[];
+  /** The last tools adapted, kept across reconnects when the server lists the same tools. */
+  tools?: { hash: string; adapted: AdaptedTools };
+  reconnectTimer?: ReturnType<typeof setTimeout>;
+  reconnectAttempts: number;
+  /** A connect under way (calls wait for it). */
+  connecting?: Promise<McpServerState>;
+  /** Instructions text last handed to the model. */
+  announced?: string;
+  /** Resolvers of calls waiting for the user to sign in. */
+  signInWaiters: Set<(err?: Error) => void>;
+  call: McpCallFn;
 }
 
 function target(config: McpServerConfig): string {
@@ -76,17 +161,44 @@ export function normalizeConfig(config: McpServerConfig): McpServerConfig {
   throw new Error(`MCP server "${name}" has an unknown type.`);
 }
 
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Resolves when `signal` aborts or `ms` pass, whichever first (never rejects). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+}
+
 export function createMcpManager(options: McpManagerOptions = {}): McpManager {
   const entries = new Map<string, Entry>();
   const listeners = new Set<(change: McpChange) => void>();
   let toolList: readonly AnyTool[] = [];
   let disposed = false;
   let saving: Promise<void> = Promise.resolve();
+  let sampler: McpSampler | undefined;
+  const authEnv: McpAuthEnv = {
+    store: options.auth?.store ?? createMemoryAuthStore(),
+    redirectUrl: options.auth?.redirectUrl ?? 'http://localhost/mcp-oauth-callback.html',
+    ...options.auth,
+  } as McpAuthEnv;
+  const backoff = {
+    baseMs: options.reconnect?.baseMs ?? MCP_RECONNECT_BASE_MS,
+    maxMs: options.reconnect?.maxMs ?? MCP_RECONNECT_MAX_MS,
+    maxAttempts: options.reconnect?.maxAttempts ?? MCP_RECONNECT_MAX_ATTEMPTS,
+  };
+  const roots =
+    options.roots === null
+      ? undefined
+      : (options.roots ?? (() => [{ uri: `file://${WORKSPACE_ROOT}`, name: 'project' }]));
 
   const recomputeTools = (): boolean => {
     const next: AnyTool[] = [];
     for (const e of entries.values()) {
-      if (e.state.status === 'connected' && e.connection) next.push(...e.connection.adapted.tools);
+      // A live connection waiting for a new sign-in (step-up) keeps its tools: calls wait for the sign-in.
+      const live = e.state.status === 'connected' || e.state.status === 'needs-auth';
+      if (live && e.connection) next.push(...e.connection.adapted.tools);
     }
     next.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const same = next.length === toolList.length && next.every((t, i) => t === toolList[i]);
@@ -107,6 +219,16 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     }
   };
 
+  const queue = createInteractionQueue(() => {
+    for (const l of listeners) {
+      try {
+        l({ server: '', state: undefined, toolsChanged: false });
+      } catch (err) {
+        console.error('tabcode: an MCP listener threw', err);
+      }
+    }
+  });
+
   const setState = (entry: Entry, patch: Partial<McpServerState>) => {
     entry.state = { ...entry.state, ...patch, since: Date.now() };
     emit(entry.state.name);
@@ -125,33 +247,217 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     return saving;
   };
 
-  const connect = async (entry: Entry): Promise<McpServerState> => {
+  /** The host side of server requests for one server's connections. */
+  const hostFor = (): ClientRequestHost => ({
+    ...(options.elicitation === false
+      ? {}
+      : {
+          elicit: (req, signal) =>
+            queue.ask(
+              { kind: 'elicitation', server: req.server, message: req.message, fields: req.fields, ...(req.toolUseId ? { toolUseId: req.toolUseId } : {}) },
+              signal,
+            ),
+        }),
+    ...(sampler
+      ? {
+          sample: async (req, signal) => {
+            const answer = await queue.ask(
+              { kind: 'sampling', server: req.server, summary: req.summary, ...(req.toolUseId ? { toolUseId: req.toolUseId } : {}) },
+              signal,
+            );
+            if (answer.action !== 'approve') {
+              const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
+              throw new McpError(-1, 'The user declined the sampling request.');
+            }
+            const run = sampler;
+            if (!run) throw new Error('Sampling is no longer available in this session.');
+            return run(req.params, signal);
+          },
+        }
+      : {}),
+    ...(roots ? { roots } : {}),
+  });
+
+  /** Waits until `entry` is connected (or fails): the connection, or an error a model can act on. */
+  const connectionFor = async (entry: Entry, signal: AbortSignal): Promise<McpConnection> => {
+    const name = entry.state.name;
+    if (entry.connection && entry.state.status === 'connected') return entry.connection;
+    if (entries.get(name) !== entry || disposed) throw new Error(`The MCP server ${name} is not connected.`);
+    if (entry.state.status === 'needs-auth' && entry.connection) {
+      await waitForSignIn(entry, signal);
+      if (entry.connection) return entry.connection;
+    }
+    if (entry.state.status === 'needs-auth') {
+      throw new Error(`The MCP server ${name} needs the user to sign in (the MCP panel has a "Sign in" button). Ask the user to sign in, then try again.`);
+    }
+    if (entry.state.status === 'disconnected' && entry.reconnectTimer) {
+      // Reconnect now rather than at the next backoff step: someone needs the server.
+      clearTimeout(entry.reconnectTimer);
+      entry.reconnectTimer = undefined;
+      void connect(entry, true);
+    }
+    const waiting = entry.connecting;
+    if (waiting) {
+      await Promise.race([waiting, sleep(MCP_WAIT_FOR_RECONNECT_MS, signal)]);
+      if (entry.connection && entry.state.status === 'connected') return entry.connection;
+    }
+    if (signal.aborted) throw new Error('The call was interrupted.');
+    throw new Error(
+      `The MCP server ${name} is not connected${entry.state.error ? ` (${entry.state.error})` : ''}.`,
+    );
+  };
+
+  /** Waits for the user to sign in (mid-session sign-in); rejects after the tool timeout or on abort. */
+  const waitForSignIn = (entry: Entry, signal?: AbortSignal): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const timeoutMs = entry.config.toolTimeoutMs ?? MCP_TOOL_TIMEOUT_MS;
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        entry.signInWaiters.delete(done);
+        if (err) reject(err);
+        else resolve();
+      };
+      const timer = setTimeout(
+        () => done(new Error(`Nobody signed in to the MCP server ${entry.state.name} within ${Math.round(timeoutMs / 1000)} s.`)),
+        timeoutMs,
+      );
+      signal?.addEventListener('abort', () => done(new Error('The call was interrupted.')), { once: true });
+      entry.signInWaiters.add(done);
+    });
+
+  const settleWaiters = (entry: Entry, err?: Error) => {
+    for (const w of [...entry.signInWaiters]) w(err);
+  };
+
+  /** The OAuth client of an HTTP entry (made once per config, kept across reconnects). */
+  const providerFor = async (entry: Entry) => {
+    const config = entry.config;
+    if (config.type !== 'http') return undefined;
+    const grant = config.oauth?.grant ?? 'authorization_code';
+    if (grant !== 'authorization_code') return nonInteractiveProvider(config.url, config.oauth ?? {}, fetch);
+    if (!entry.provider) entry.provider = new BrowserOAuthProvider(config.url, config.oauth ?? {}, authEnv);
+    const provider = entry.provider;
+    await provider.load();
+    // Back from a full-page sign-in: finish it before connecting (a new attempt would start a new one).
+    const answer = authEnv.authorizer?.pendingResponse?.(provider.expectedState());
+    if (answer) {
+      try {
+        await exchangeCode(provider, checkAuthorizationResponse(answer, provider.expectedState()));
+      } catch (err) {
+        entry.state = { ...entry.state, auth: { signedIn: false, error: errorText(err) } };
+      }
+    }
+    return provider;
+  };
+
+  const authState = (entry: Entry, error?: string): Pick<McpServerState, 'auth'> =>
+    entry.provider ? { auth: { signedIn: entry.provider.hasTokens(), ...(error ? { error } : {}) } } : {};
+
+  const scheduleReconnect = (entry: Entry, reason: string) => {
+    if (entry.reconnectAttempts >= backoff.maxAttempts || disposed) {
+      setState(entry, { status: 'disconnected', toolCount: 0, error: reason, reconnectAt: undefined });
+      return;
+    }
+    const delay = Math.min(backoff.baseMs * 2 ** entry.reconnectAttempts, backoff.maxMs);
+    entry.reconnectAttempts++;
+    clearTimeout(entry.reconnectTimer);
+    const generation = entry.generation;
+    entry.reconnectTimer = setTimeout(() => {
+      entry.reconnectTimer = undefined;
+      if (entries.get(entry.state.name) === entry && entry.generation === generation) void connect(entry, true);
+    }, delay);
+    setState(entry, { status: 'disconnected', toolCount: 0, error: reason, reconnectAt: Date.now() + delay });
+  };
+
+  const connect = (entry: Entry, automatic = false): Promise<McpServerState> => {
+    const run = connectNow(entry, automatic).finally(() => {
+      if (entry.connecting === run) entry.connecting = undefined;
+    });
+    entry.connecting = run;
+    return run;
+  };
+
+  const connectNow = async (entry: Entry, automatic: boolean): Promise<McpServerState> => {
     const generation = ++entry.generation;
     const name = entry.state.name;
     const current = () => entries.get(name) === entry && entry.generation === generation && !disposed;
+    const old = entry.connection;
+    entry.connection = undefined;
+    if (old) void old.close();
     setState(entry, {
       status: 'connecting',
       toolCount: 0,
       skipped: [],
       error: undefined,
       transport: undefined,
+      reconnectAt: undefined,
     });
     let connection: McpConnection;
     try {
-      connection = await connectMcpServer(entry.config, {
-        onToolsChanged(adapted) {
-          if (!current()) return;
-          setState(entry, { toolCount: adapted.tools.length, skipped: adapted.skipped });
+      const [authProvider, validateSchema] = await Promise.all([providerFor(entry), loadSchemaValidator()]);
+      const authorizer = authEnv.authorizer;
+      const browser = authProvider instanceof BrowserOAuthProvider ? authProvider : undefined;
+      connection = await connectMcpServer(
+        entry.config,
+        {
+          onToolsChanged(adapted, hash) {
+            if (!current()) return;
+            entry.tools = { hash, adapted };
+            setState(entry, { toolCount: adapted.tools.length, skipped: adapted.skipped });
+          },
+          onCatalogChanged() {
+            if (!current() || !entry.connection) return;
+            setState(entry, {
+              resourceCount: entry.connection.resources().length,
+              promptCount: entry.connection.prompts().length,
+            });
+          },
+          onLost(reason) {
+            if (!current()) return;
+            entry.connection = undefined;
+            queue.cancelServer(name);
+            scheduleReconnect(entry, reason);
+          },
+          onLog(log) {
+            if (!current()) return;
+            entry.logs.push(log);
+            if (entry.logs.length > MCP_MAX_LOG_ENTRIES) entry.logs.splice(0, entry.logs.length - MCP_MAX_LOG_ENTRIES);
+            emit(name);
+          },
         },
-        onLost(reason) {
-          if (!current()) return;
-          entry.connection = undefined;
-          setState(entry, { status: 'disconnected', toolCount: 0, error: reason });
+        {
+          call: entry.call,
+          ...(authProvider ? { authProvider } : {}),
+          ...(browser && authorizer?.automatic
+            ? { signIn: () => runSignIn(browser, authorizer, name) }
+            : {}),
+          ...(browser
+            ? {
+                reauthorize: async (signal?: AbortSignal) => {
+                  if (authorizer?.automatic) return runSignIn(browser, authorizer, name, signal);
+                  setState(entry, {
+                    status: 'needs-auth',
+                    ...authState(entry, 'The server asks you to sign in again (expired, or it needs more permissions).'),
+                  });
+                  await waitForSignIn(entry, signal);
+                },
+              }
+            : {}),
+          host: hostFor(),
+          validateSchema,
+          ...(options.downscale ? { downscale: options.downscale } : {}),
+          ...(entry.tools ? { previousTools: entry.tools } : {}),
         },
-      });
+      );
     } catch (err) {
-      if (current())
-        setState(entry, { status: 'failed', error: err instanceof Error ? err.message : String(err) });
+      if (!current()) return { ...entry.state };
+      if (err instanceof McpAuthRequiredError) {
+        setState(entry, { status: 'needs-auth', ...authState(entry), error: undefined });
+      } else if (automatic && entry.reconnectAttempts > 0) {
+        scheduleReconnect(entry, errorText(err));
+      } else {
+        setState(entry, { status: 'failed', error: errorText(err), ...authState(entry) });
+      }
       return { ...entry.state };
     }
     if (!current()) {
@@ -159,6 +465,8 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       return { ...entry.state };
     }
     entry.connection = connection;
+    entry.reconnectAttempts = 0;
+    entry.tools = { hash: connection.toolsHash, adapted: connection.adapted };
     setState(entry, {
       status: 'connected',
       transport: connection.transport,
@@ -166,15 +474,41 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       skipped: connection.adapted.skipped,
       serverInfo: connection.serverInfo,
       error: undefined,
+      instructions: connection.instructions,
+      resourceCount: connection.resources().length,
+      promptCount: connection.prompts().length,
+      ...authState(entry),
     });
+    settleWaiters(entry);
     return { ...entry.state };
   };
 
   const closeEntry = async (entry: Entry) => {
     entry.generation++;
+    clearTimeout(entry.reconnectTimer);
+    entry.reconnectTimer = undefined;
+    queue.cancelServer(entry.state.name);
+    settleWaiters(entry, new Error(`The MCP server ${entry.state.name} was disconnected.`));
     const c = entry.connection;
     entry.connection = undefined;
     await c?.close();
+  };
+
+  const entryOf = (rawName: string): Entry | undefined => {
+    try {
+      return entries.get(normalizeServerName(rawName));
+    } catch {
+      return undefined;
+    }
+  };
+
+  const connectedEntry = (server: string): Entry & { connection: McpConnection } => {
+    const e = entryOf(server);
+    if (!e) throw new Error(`There is no MCP server named "${server}".`);
+    if (!e.connection || e.state.status !== 'connected') {
+      throw new Error(`The MCP server ${e.state.name} is not connected (${e.state.status}).`);
+    }
+    return e as Entry & { connection: McpConnection };
   };
 
   const manager: McpManager = {
@@ -189,6 +523,9 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       const entry: Entry = {
         config,
         generation: 0,
+        logs: [],
+        reconnectAttempts: 0,
+        signInWaiters: new Set(),
         state: {
           name: config.name,
           status: 'connecting',
@@ -198,6 +535,10 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
           skipped: [],
           since: Date.now(),
         },
+        call: async (tool, args, callOptions) => {
+          const conn = await connectionFor(entry, callOptions.signal);
+          return conn.callTool(tool, args, callOptions);
+        },
       };
       entries.set(config.name, entry);
       if (config.type === 'http' && config.source === 'settings') void persist();
@@ -205,41 +546,116 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     },
 
     async removeServer(rawName) {
-      let name: string;
-      try {
-        name = normalizeServerName(rawName);
-      } catch {
-        return false;
-      }
-      const entry = entries.get(name);
+      const entry = entryOf(rawName);
       if (!entry) return false;
+      const name = entry.state.name;
       entries.delete(name);
       const persisted = entry.config.type === 'http' && entry.config.source === 'settings';
       emit(name);
       await closeEntry(entry);
+      // Removing a server forgets its sign-in too (the tokens are of no use without it).
+      if (entry.provider) await authEnv.store.clear(entry.provider.key).catch(() => {});
       if (persisted) await persist();
       return true;
     },
 
     async reconnect(rawName) {
-      const entry = entries.get(normalizeServerName(rawName));
+      const entry = entryOf(rawName);
       if (!entry || disposed) return undefined;
+      entry.reconnectAttempts = 0;
+      await closeEntry(entry);
+      return connect(entry);
+    },
+
+    signIn(rawName) {
+      const entry = entryOf(rawName);
+      const authorizer = authEnv.authorizer;
+      if (!entry || disposed) return Promise.resolve(undefined);
+      const provider = entry.provider;
+      if (!authorizer || !provider) {
+        setState(entry, { ...authState(entry, 'Signing in is not available in this page.') });
+        return Promise.resolve({ ...entry.state });
+      }
+      // Called synchronously from the click: runSignIn opens the popup before its first await.
+      const signingIn = runSignIn(provider, authorizer, entry.state.name);
+      return (async () => {
+        try {
+          await signingIn;
+        } catch (err) {
+          const message = err instanceof SignInError ? err.message : `Sign-in did not finish: ${errorText(err)}`;
+          setState(entry, { ...authState(entry, message) });
+          return { ...entry.state };
+        }
+        if (entry.connection) {
+          // Mid-session sign-in: the live connection goes on with the new tokens.
+          setState(entry, { status: 'connected', error: undefined, ...authState(entry) });
+          settleWaiters(entry);
+          return { ...entry.state };
+        }
+        return connect(entry);
+      })();
+    },
+
+    async signOut(rawName) {
+      const entry = entryOf(rawName);
+      if (!entry?.provider) return entry ? { ...entry.state } : undefined;
+      await entry.provider.invalidateCredentials('all');
       await closeEntry(entry);
       return connect(entry);
     },
 
     servers: () => [...entries.values()].map((e) => ({ ...e.state, skipped: [...e.state.skipped] })),
     server(rawName) {
-      try {
-        const e = entries.get(normalizeServerName(rawName));
-        return e ? { ...e.state } : undefined;
-      } catch {
-        return undefined;
-      }
+      const e = entryOf(rawName);
+      return e ? { ...e.state } : undefined;
     },
+    logs: (rawName) => [...(entryOf(rawName)?.logs ?? [])],
     tools: () => toolList,
     connectingServers: () =>
       [...entries.values()].filter((e) => e.state.status === 'connecting').map((e) => e.state.name),
+
+    resources(server) {
+      const out: McpResourceInfo[] = [];
+      for (const e of entries.values()) {
+        if (server !== undefined && e !== entryOf(server)) continue;
+        if (e.connection && e.state.status === 'connected') out.push(...e.connection.resources());
+      }
+      return out;
+    },
+    async readResource(server, uri, signal) {
+      const e = connectedEntry(server);
+      return e.connection.readResource(uri, signal);
+    },
+    prompts() {
+      const out: McpPromptInfo[] = [];
+      for (const e of entries.values()) {
+        if (e.connection && e.state.status === 'connected') out.push(...e.connection.prompts());
+      }
+      return out;
+    },
+    async getPrompt(server, name, args, signal) {
+      const e = connectedEntry(server);
+      return e.connection.getPrompt(name, args, signal);
+    },
+
+    interactions: () => queue.list(),
+    answer: (id, answer) => queue.answer(id, answer),
+    setSampler(next) {
+      sampler = next;
+    },
+
+    takeReminders() {
+      const out: string[] = [];
+      for (const e of entries.values()) {
+        const text = e.state.status === 'connected' ? e.state.instructions : undefined;
+        if (!text || text === e.announced) continue;
+        e.announced = text;
+        out.push(
+          `The MCP server "${e.state.name}" (tools mcp__${e.state.name}__*) gives these instructions for using it:\n${text}`,
+        );
+      }
+      return out;
+    },
 
     async loadPersisted() {
       const configs = (await options.store?.load()) ?? [];

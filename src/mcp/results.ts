@@ -1,10 +1,21 @@
 /**
- * MCP tools/call results → tool_result content. Text stays text; images the API takes (PNG, JPEG, GIF,
- * WebP) become image blocks; everything else (resource links, embedded resources, audio, other image
- * types, unknown content) becomes a text line the model can read. Mapping never throws, whatever the
- * server sent.
+ * MCP content → tool_result content, faithfully: every content kind has a mapping, and what cannot be
+ * sent says so plainly instead of vanishing.
+ *
+ * - text → text; image → an image block when it really is PNG, JPEG, GIF or WebP (sniffed from its
+ *   bytes, not trusted from `mimeType`) and fits MCP_MAX_IMAGE_BYTES, else downscaled (in the page) or
+ *   a note with its type and size; audio → a note;
+ * - resource_link → a line naming the server and URI, readable with ReadMcpResource;
+ * - embedded resources: text → text; a blob of a text type → its decoded text; an image blob → an
+ *   image block (same checks); any other blob → a note with its type and size;
+ * - content annotated for the user's audience only is shown in the page, never sent to the model;
+ * - `structuredContent` is sent when it adds something (no content, or no text block carries the same
+ *   JSON); an error with no content says so.
+ *
+ * Mapping never throws, whatever the server sent.
  */
 import type Anthropic from '@anthropic-ai/sdk';
+import { MCP_MAX_IMAGE_BYTES } from '../core/constants.ts';
 import type { ToolResultBlockParam } from '../core/tool.ts';
 
 /** A block of tool_result content: text or image. */
@@ -14,101 +25,246 @@ export type McpResultBlock = Anthropic.TextBlockParam | Anthropic.ImageBlockPara
 export interface McpToolOutput {
   /** The result as the model sees it. */
   blocks: McpResultBlock[];
+  /** Text shown only in the page (content whose audience is the user alone). */
+  userText?: string[];
   /** The server flagged the result as an error (`isError: true`). */
   isError: boolean;
-  /** The server's structuredContent, kept for callers (the model sees it only when content is empty). */
+  /** The server's structuredContent, kept for callers. */
   structuredContent?: unknown;
   /** The server's `_meta`, passed through as ToolResult.mcpMeta. */
   meta?: Record<string, unknown>;
 }
 
-const API_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+/** Shrinks an image to fit the size limit; resolves null when it cannot (Node, or not decodable). */
+export type ImageDownscaler = (
+  data: string,
+  mimeType: ApiImageType,
+  maxBytes: number,
+) => Promise<{ data: string; mimeType: ApiImageType } | null>;
+
+export interface MapResultOptions {
+  /** Names the tool in notes, e.g. "echo (MCP server everything)". */
+  displayName: string;
+  /** The server, so resource links say where to read them. */
+  server: string;
+  downscale?: ImageDownscaler;
+}
+
+export type ApiImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const text = (t: string): Anthropic.TextBlockParam => ({ type: 'text', text: t });
 
-/** Approximate decoded size of base64 data, e.g. "12.3 KB". */
-function base64Size(data: string): string {
-  const bytes = Math.floor((data.replace(/=+$/, '').length * 3) / 4);
+/** Decoded size of base64 data (bytes). */
+export function base64Bytes(data: string): number {
+  const clean = data.replace(/\s+/g, '');
+  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
+}
+
+/** "12.3 KB". */
+export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function text(t: string): Anthropic.TextBlockParam {
-  return { type: 'text', text: t };
+/** Bytes of base64 data, or null when it is not base64. */
+function decodeBase64(data: string): Uint8Array | null {
+  try {
+    const bin = atob(data.replace(/\s+/g, ''));
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** The image type the bytes start with, or null when they are none the API takes. */
+export function sniffImageType(data: string): ApiImageType | null {
+  const head = decodeBase64(data.replace(/\s+/g, '').slice(0, 24));
+  if (!head || head.length < 12) return null;
+  const b = head;
+  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'image/png';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return 'image/gif';
+  const ascii = (i: number, n: number) => String.fromCharCode(...b.slice(i, i + n));
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 4) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+/** MIME types whose bytes are text. */
+export function isTextMime(mime: string | undefined): boolean {
+  if (!mime) return false;
+  const m = mime.toLowerCase().split(';')[0].trim();
+  return (
+    m.startsWith('text/') ||
+    /^application\/(json|xml|javascript|ecmascript|x-yaml|yaml|toml|x-sh|sql|graphql|x-www-form-urlencoded)$/.test(m) ||
+    m.endsWith('+json') ||
+    m.endsWith('+xml')
+  );
+}
+
+/** The UTF-8 text of base64 data, or null when it is not valid UTF-8. */
+function decodeText(data: string): string | null {
+  const bytes = decodeBase64(data);
+  if (!bytes) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** An image block for base64 `data`, or a note saying why it is not sent. */
+async function imageBlock(
+  data: string,
+  declared: string | undefined,
+  what: string,
+  opts: MapResultOptions,
+): Promise<McpResultBlock> {
+  const type = declared ?? 'unknown type';
+  const bytes = base64Bytes(data);
+  const sniffed = data ? sniffImageType(data) : null;
+  if (!sniffed) {
+    const takes = /^image\/(png|jpeg|gif|webp)$/.test(declared ?? '')
+      ? 'its data is not a valid image of that type'
+      : 'the model takes PNG, JPEG, GIF or WebP';
+    return text(`[${what} of type ${type} (${formatBytes(bytes)}) omitted: ${takes}]`);
+  }
+  if (bytes <= MCP_MAX_IMAGE_BYTES) {
+    return { type: 'image', source: { type: 'base64', media_type: sniffed, data: data.replace(/\s+/g, '') } };
+  }
+  const smaller = await opts.downscale?.(data, sniffed, MCP_MAX_IMAGE_BYTES).catch(() => null);
+  if (smaller && base64Bytes(smaller.data) <= MCP_MAX_IMAGE_BYTES) {
+    return { type: 'image', source: { type: 'base64', media_type: smaller.mimeType, data: smaller.data } };
+  }
+  return text(
+    `[${what} (${sniffed}, ${formatBytes(bytes)}) omitted: larger than the ${formatBytes(MCP_MAX_IMAGE_BYTES)} the model takes${
+      opts.downscale ? ', and it could not be downscaled' : ''
+    }]`,
+  );
+}
+
+/** Who may see a content item: 'model' (assistant), 'user', or both. */
+function audienceOf(item: Json): { model: boolean; user: boolean } {
+  const ann = isObject(item.annotations) ? item.annotations : undefined;
+  const audience = Array.isArray(ann?.audience) ? ann.audience.filter((a) => typeof a === 'string') : undefined;
+  if (!audience || audience.length === 0) return { model: true, user: true };
+  return { model: audience.includes('assistant'), user: audience.includes('user') };
+}
+
+/** A resource link as the model reads it (and can open with ReadMcpResource). */
+function resourceLinkText(item: Json, server: string): string {
+  const name = str(item.title) ?? str(item.name) ?? 'resource';
+  const uri = str(item.uri) ?? '?';
+  const mime = str(item.mimeType);
+  const parts = [`[Resource link: ${name} <${uri}>${mime ? ` (${mime})` : ''}]`];
+  const desc = str(item.description);
+  if (desc) parts.push(desc);
+  parts.push(`Read it with ReadMcpResource {"server": "${server}", "uri": "${uri}"}.`);
+  return parts.join('\n');
 }
 
 /** One MCP content item → a result block. */
-export function mapContentItem(item: unknown): McpResultBlock {
+export async function mapContentItem(item: unknown, opts: MapResultOptions): Promise<McpResultBlock> {
   if (!isObject(item)) return text(`[Unreadable content item: ${JSON.stringify(item) ?? String(item)}]`);
   switch (item.type) {
     case 'text':
       return text(str(item.text) ?? '');
-    case 'image': {
-      const data = str(item.data) ?? '';
-      const mime = str(item.mimeType) ?? 'application/octet-stream';
-      if (API_IMAGE_TYPES.has(mime) && data) {
-        return {
-          type: 'image',
-          source: { type: 'base64', media_type: mime as 'image/png', data },
-        };
-      }
-      return text(
-        `[Image of type ${mime} (${base64Size(data)}) omitted: the model takes PNG, JPEG, GIF or WebP]`,
-      );
-    }
+    case 'image':
+      return imageBlock(str(item.data) ?? '', str(item.mimeType), 'Image', opts);
     case 'audio':
       return text(
-        `[Audio (${str(item.mimeType) ?? 'unknown type'}, ${base64Size(str(item.data) ?? '')}) omitted]`,
+        `[Audio (${str(item.mimeType) ?? 'unknown type'}, ${formatBytes(base64Bytes(str(item.data) ?? ''))}) omitted: the model does not take audio]`,
       );
-    case 'resource_link': {
-      const parts = [
-        `[Resource link: ${str(item.title) ?? str(item.name) ?? 'resource'} <${str(item.uri) ?? '?'}>`,
-      ];
-      if (item.mimeType) parts.push(` (${str(item.mimeType)})`);
-      parts.push(']');
-      if (item.description) parts.push(`\n${str(item.description)}`);
-      return text(parts.join(''));
-    }
+    case 'resource_link':
+      return text(resourceLinkText(item, opts.server));
     case 'resource': {
       const res = isObject(item.resource) ? item.resource : {};
       const uri = str(res.uri) ?? '?';
       const mime = str(res.mimeType);
-      if (typeof res.text === 'string') {
-        return text(`[Resource ${uri}${mime ? ` (${mime})` : ''}]\n${res.text}`);
-      }
+      const head = `[Resource ${uri}${mime ? ` (${mime})` : ''}]`;
+      if (typeof res.text === 'string') return text(`${head}\n${res.text}`);
       const blob = str(res.blob) ?? '';
-      return text(`[Binary resource ${uri} (${mime ?? 'unknown type'}, ${base64Size(blob)}) omitted]`);
+      if (mime?.toLowerCase().startsWith('image/')) return imageBlock(blob, mime, `Resource ${uri}`, opts);
+      if (isTextMime(mime)) {
+        const decoded = decodeText(blob);
+        if (decoded !== null) return text(`${head}\n${decoded}`);
+      }
+      return text(
+        `[Binary resource ${uri} (${mime ?? 'unknown type'}, ${formatBytes(base64Bytes(blob))}) not shown: its bytes are not text]`,
+      );
     }
     default:
       return text(`[Content of type ${String(item.type)}]\n${JSON.stringify(item)}`);
   }
 }
 
+/** JSON with object keys sorted, to compare values regardless of key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** True when some text block already carries `structured` as its JSON. */
+function textCarries(blocks: McpResultBlock[], structured: unknown): boolean {
+  const want = canonical(structured);
+  return blocks.some((b) => {
+    if (b.type !== 'text') return false;
+    try {
+      return canonical(JSON.parse(b.text)) === want;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
- * A raw tools/call result (validated only as an object) → output. Empty content with
- * structuredContent gives the JSON of structuredContent; nothing at all gives a short note.
+ * A raw tools/call result (validated only as an object) → output. Never throws.
  */
-export function mapCallResult(result: unknown, displayName: string): McpToolOutput {
+export async function mapCallResult(result: unknown, opts: MapResultOptions): Promise<McpToolOutput> {
   const r = isObject(result) ? result : {};
   const content = Array.isArray(r.content) ? r.content : [];
-  const blocks = content.map(mapContentItem);
-  if (blocks.length === 0 && r.structuredContent !== undefined) {
-    blocks.push(text(JSON.stringify(r.structuredContent, null, 2)));
+  const blocks: McpResultBlock[] = [];
+  const userText: string[] = [];
+  for (const item of content) {
+    const block = await mapContentItem(item, opts);
+    const who = isObject(item) ? audienceOf(item) : { model: true, user: true };
+    if (who.model) blocks.push(block);
+    else if (who.user) userText.push(block.type === 'text' ? block.text : '[image for the user]');
+  }
+  const structured = r.structuredContent;
+  if (structured !== undefined && structured !== null) {
+    if (blocks.length === 0) blocks.push(text(JSON.stringify(structured, null, 2)));
+    else if (!textCarries(blocks, structured)) {
+      blocks.push(text(`Structured content:\n${JSON.stringify(structured, null, 2)}`));
+    }
   }
   // Legacy (protocol 2024-10-07) servers answer { toolResult }.
   if (blocks.length === 0 && r.toolResult !== undefined) {
+    blocks.push(text(typeof r.toolResult === 'string' ? r.toolResult : JSON.stringify(r.toolResult, null, 2)));
+  }
+  const isError = r.isError === true;
+  if (blocks.length === 0) {
+    const shown = userText.length ? ' (it showed a message to the user only)' : '';
     blocks.push(
-      text(typeof r.toolResult === 'string' ? r.toolResult : JSON.stringify(r.toolResult, null, 2)),
+      text(
+        isError
+          ? `${opts.displayName} failed and gave no details${shown}.`
+          : `${opts.displayName} completed with no content${shown}.`,
+      ),
     );
   }
-  if (blocks.length === 0) blocks.push(text(`${displayName} completed with no content.`));
   return {
     blocks,
-    isError: r.isError === true,
-    ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
+    ...(userText.length ? { userText } : {}),
+    isError,
+    ...(structured !== undefined ? { structuredContent: structured } : {}),
     ...(isObject(r._meta) ? { meta: r._meta } : {}),
   };
 }
@@ -130,13 +286,12 @@ export function toToolResultBlock(output: McpToolOutput, toolUseId: string): Too
   };
 }
 
-/** A plain-text rendering of the output for the UI (images noted, not inlined). */
+/** A plain-text rendering of the output for the page (images noted, user-only text included). */
 export function outputText(output: McpToolOutput): string {
-  return output.blocks
-    .map((b) =>
-      b.type === 'text'
-        ? b.text
-        : `[image ${b.source.type === 'base64' ? `${b.source.media_type}, ${base64Size(b.source.data)}` : ''}]`,
-    )
-    .join('\n');
+  const model = output.blocks.map((b) =>
+    b.type === 'text'
+      ? b.text
+      : `[image ${b.source.type === 'base64' ? `${b.source.media_type}, ${formatBytes(base64Bytes(b.source.data))}` : ''}]`,
+  );
+  return [...(output.userText ?? []), ...model].join('\n');
 }

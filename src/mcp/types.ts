@@ -23,6 +23,27 @@ interface McpServerConfigBase {
 }
 
 /**
+ * How tabcode signs in to a server that asks for OAuth. Without it, sign-in still works: the
+ * authorization-code flow with discovery and registration needs nothing configured. Settings keep only
+ * `clientId` and `scope`; secrets, keys and ID tokens are accepted from a host page's config only and
+ * never persisted.
+ */
+export interface McpOAuthConfig {
+  /** 'authorization_code' (default: the user signs in in the browser), or a non-interactive grant. */
+  grant?: 'authorization_code' | 'client_credentials' | 'cross_app_access';
+  /** A client registered beforehand (no dynamic registration). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scope?: string;
+  /** client_credentials with private_key_jwt instead of a secret. */
+  privateKeyPem?: string;
+  signingAlgorithm?: string;
+  /** cross_app_access: the identity provider and the user's ID token from it. */
+  idp?: { tokenEndpoint: string; idToken: string; clientId: string };
+}
+
+/**
  * A remote server over HTTP. `transport`: 'streamable-http', 'sse' (the deprecated HTTP+SSE
  * transport), or 'auto' (default): Streamable HTTP first, SSE when the server answers the initialize
  * POST with a 4xx (the spec's backwards-compatibility rule). A browser page reaches the server only if
@@ -32,8 +53,10 @@ export interface McpHttpServerConfig extends McpServerConfigBase {
   type: 'http';
   url: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
-  /** Extra request headers (e.g. Authorization). */
+  /** Extra request headers. A server that uses OAuth needs none: tabcode signs in (see `oauth`). */
   headers?: Record<string, string>;
+  /** OAuth options (pre-registered client, scopes, non-interactive grants). */
+  oauth?: McpOAuthConfig;
 }
 
 /**
@@ -58,7 +81,21 @@ export interface SkippedMcpTool {
   reason: string;
 }
 
-export type McpConnectionStatus = 'connecting' | 'connected' | 'failed' | 'disconnected';
+/**
+ * 'needs-auth': the server asked for OAuth and the user has to press "Sign in" (the browser opens the
+ * authorization server's page). 'disconnected': it was connected and dropped; tabcode reconnects on
+ * its own with backoff (`reconnectAt` says when it tries next).
+ */
+export type McpConnectionStatus = 'connecting' | 'connected' | 'needs-auth' | 'failed' | 'disconnected';
+
+/** One `notifications/message` from a server (logging), as the MCP panel shows it. */
+export interface McpLogEntry {
+  level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  logger?: string;
+  /** The data as text (JSON for non-strings), cut to MCP_MAX_LOG_ENTRY_CHARS. */
+  text: string;
+  at: number;
+}
 
 /** What the client knows about one server right now (plain data, for the UI). */
 export interface McpServerState {
@@ -77,6 +114,15 @@ export interface McpServerState {
   error?: string;
   /** The server's own name/version from initialize. */
   serverInfo?: { name: string; version: string };
+  /** OAuth: whether tabcode holds a token for this server (signed in), and the last sign-in problem. */
+  auth?: { signedIn: boolean; error?: string };
+  /** What the server offers besides tools (connected only). */
+  resourceCount?: number;
+  promptCount?: number;
+  /** The server's `instructions` from initialize, cut to MCP_MAX_INSTRUCTIONS_CHARS. */
+  instructions?: string;
+  /** Set while disconnected: when the next automatic reconnect is tried (ms since epoch). */
+  reconnectAt?: number;
   /** Set when the status last changed (ms since epoch). */
   since: number;
 }
