@@ -46,6 +46,24 @@ export interface AppProps {
   keyless?: boolean;
   /** Called once the agent is up and its session is open (the embed API waits for it). */
   onAgent?: (agent: AgentSession) => void;
+  /** Set by a host page embedding the workbench (src/embed); the stand-alone page sets none. */
+  embed?: AppEmbedOptions;
+}
+
+/** How an embedding host page shapes the workbench. */
+export interface AppEmbedOptions {
+  /** The element that carries `data-theme` (default: the document's root element). */
+  themeRoot?: HTMLElement;
+  /** Page-wide keys (Esc, Ctrl+B/J/,) are taken only inside this element (two playgrounds on one page). */
+  keyTarget?: HTMLElement;
+  /** Side tabs left out. */
+  hiddenTabs?: readonly SideTab[];
+  /** A project file opened first in the Files panel. */
+  openFile?: string;
+  /** Put in the prompt box at start. */
+  prompt?: string;
+  /** Leave out the sandbox and project controls (they read and write the page's sandbox setting). */
+  hideProjectControls?: boolean;
 }
 
 const EMPTY_ITEMS: TranscriptItem[] = [];
@@ -61,15 +79,17 @@ export const PHONE_QUERY = '(max-width: 760px)';
 const VIRTUALIZE =
   typeof location === 'undefined' || new URLSearchParams(location.search).get('virtualize') !== 'off';
 
-export function App({ createSession, initialSettings, stores, keyless, onAgent }: AppProps) {
+export function App({ createSession, initialSettings, stores, keyless, onAgent, embed }: AppProps) {
   const wb = useWorkbench({ createSession, initialSettings, ...stores });
   const { agent, view, prefs, settings } = wb;
-  const [prompt, setPrompt] = useState('');
+  const [prompt, setPrompt] = useState(embed?.prompt ?? '');
   const [queue, setQueue] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [filesRefresh, setFilesRefresh] = useState(0);
-  const [openFile, setOpenFile] = useState<{ path: string } | null>(null);
+  const [openFile, setOpenFile] = useState<{ path: string } | null>(
+    embed?.openFile ? { path: embed.openFile } : null,
+  );
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const online = useOnline();
   /** At phone width one column shows at a time, picked with the switcher. */
@@ -81,11 +101,12 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
   const connected = Boolean(settings.apiKey) || usesDevProxy(settings) || Boolean(keyless);
 
   // Theme: follow the system unless the user picked one.
+  const themeRoot = embed?.themeRoot;
   useEffect(() => {
-    const root = document.documentElement;
+    const root = themeRoot ?? document.documentElement;
     if (prefs.theme === 'system') delete root.dataset.theme;
     else root.dataset.theme = prefs.theme;
-  }, [prefs.theme]);
+  }, [prefs.theme, themeRoot]);
 
   useEffect(() => {
     if (!agent) return;
@@ -98,6 +119,15 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
   useEffect(() => {
     if (agent) onAgent?.(agent);
   }, [agent, onAgent]);
+
+  // Prompts sent while the agent was still starting go out once it is up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the agent arrives
+  useEffect(() => {
+    if (!agent || running || queue.length === 0) return;
+    const [next, ...rest] = queue;
+    setQueue(rest);
+    sendText(next);
+  }, [agent]);
 
   // A new session starts with an empty queue.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset per session
@@ -175,9 +205,11 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
       else return;
       e.preventDefault();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [agent, settingsOpen, prefs.sessionsOpen, prefs.sideOpen, wb.updatePrefs]);
+    const target: EventTarget = embed?.keyTarget ?? window;
+    const listener = onKey as EventListener;
+    target.addEventListener('keydown', listener);
+    return () => target.removeEventListener('keydown', listener);
+  }, [agent, settingsOpen, prefs.sessionsOpen, prefs.sideOpen, wb.updatePrefs, embed?.keyTarget]);
 
   const saveSettings = (save: SettingsSave) => {
     wb.updateSettings(save.settings, save.rememberKey);
@@ -209,7 +241,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
   const permissionSlot = usePermissionSlot(agent);
   const empty = items.length === 0;
 
-  const tabs: SideTabDef[] = [
+  const allTabs: SideTabDef[] = [
     {
       id: 'files',
       label: 'Files',
@@ -221,7 +253,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
             openRequest={openFile}
             onUserEdit={(path) => agent?.noteUserEdit?.(path)}
           />
-          {agent && (
+          {agent && !embed?.hideProjectControls && (
             <Suspense fallback={null}>
               <ProjectControls sandbox={agent.sandbox} />
             </Suspense>
@@ -258,6 +290,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent }
     { id: 'mcp', label: 'MCP', render: () => <McpPanel manager={agent?.mcp} /> },
     { id: 'rules', label: 'Permissions', render: () => <PermissionRules session={agent} /> },
   ];
+  const tabs = embed?.hiddenTabs ? allTabs.filter((t) => !embed.hiddenTabs?.includes(t.id)) : allTabs;
 
   return (
     <SandboxContext.Provider value={agent?.sandbox ?? null}>

@@ -34,7 +34,8 @@ export function PromptBox(props: PromptBoxProps) {
   const { value, onChange, running, inputRef, history, queued } = props;
   const ready = props.ready && !props.readOnly;
   const canSend = ready && !running && value.trim() !== '';
-  const canQueue = ready && running && value.trim() !== '';
+  // While the session starts, Enter queues the prompt: it goes out once the agent is up.
+  const canQueue = (ready ? running : !props.readOnly) && value.trim() !== '';
   /** Position in the history while walking it with Up/Down (history.length = the draft). */
   const walk = useRef<{ index: number; draft: string } | null>(null);
 

@@ -69,7 +69,7 @@ export function SidePanel({
           aria-labelledby={`side-tab-${t.id}`}
           hidden={t.id !== current.id}
         >
-          {t.render()}
+          {opened.has(t.id) && t.render()}
         </div>
       ))}
     </aside>
