@@ -24,6 +24,8 @@ export interface SearchOutcome {
   matches: string[];
   /** What the model should know besides the matches (always sent, matches or not). */
   notes: string[];
+  /** The query form that answered. */
+  form: 'select' | 'name' | 'server' | 'keywords';
 }
 
 export interface SearchOptions {
@@ -143,7 +145,7 @@ function serverQuery(
   deferred: readonly AnyTool[],
   maxResults: number,
   connecting: readonly string[],
-): SearchOutcome {
+): Omit<SearchOutcome, 'form'> {
   const rest = q.slice('mcp__'.length);
   const sep = rest.indexOf('__');
   const server = (sep >= 0 ? rest.slice(0, sep) : rest).replace(/_+$/, '');
@@ -228,7 +230,7 @@ export function searchTools(
     notes.push(`The query was cut to its first ${TOOL_SEARCH_MAX_QUERY_CHARS} characters.`);
   }
 
-  const pick = (names: string[]): SearchOutcome => {
+  const pick = (names: string[], form: 'select' | 'name'): SearchOutcome => {
     const found: AnyTool[] = [];
     for (const raw of names) {
       const tool = byName(pool, raw);
@@ -244,7 +246,7 @@ export function searchTools(
       else if (!found.includes(tool)) found.push(tool);
     }
     const { tools, copies } = groupDuplicates(found);
-    return { matches: tools.map((t) => t.name), notes: [...notes, ...duplicateNotes(copies)] };
+    return { matches: tools.map((t) => t.name), notes: [...notes, ...duplicateNotes(copies)], form };
   };
 
   if (/^select:/i.test(q)) {
@@ -254,12 +256,13 @@ export function searchTools(
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean),
+      'select',
     );
   }
-  if (!/\s/.test(q) && byName(pool, q)) return pick([q]);
+  if (!/\s/.test(q) && byName(pool, q)) return pick([q], 'name');
   if (/^mcp__[^\s]+$/i.test(q)) {
     const out = serverQuery(q, deferred, maxResults, connecting);
-    return { matches: out.matches, notes: [...notes, ...out.notes] };
+    return { matches: out.matches, notes: [...notes, ...out.notes], form: 'server' };
   }
   const groups = rankDeferred(deferred, q, maxResults, options.expansions);
   const copies = new Map(
@@ -272,5 +275,5 @@ export function searchTools(
       `MCP servers still connecting: ${connecting.join(', ')}. Their tools are not searchable yet; search again once they are announced.`,
     );
   }
-  return { matches: matches.map((t) => t.name), notes };
+  return { matches: matches.map((t) => t.name), notes, form: 'keywords' };
 }

@@ -80,6 +80,7 @@ describe('query forms', () => {
     expect(searchTools(POOL, 'select:mcp__github__create_issue, mcp__slack__post_message')).toEqual({
       matches: ['mcp__github__create_issue', 'mcp__slack__post_message'],
       notes: [],
+      form: 'select',
     });
     expect(searchTools(POOL, 'select:Read,mcp__weather__forecast,mcp__nope__x').notes).toEqual([
       'Read is already loaded; call it directly.',

@@ -67,6 +67,8 @@ export interface ToolSearchOutput {
   connecting: string[];
   /** What the model should know besides the matches (sent beside them, or alone when none matched). */
   notes: string[];
+  /** Which query form answered (select:, an exact name, an mcp__ server prefix, keywords). */
+  form?: SearchOutcome['form'];
   /** How the semantic stage took part, for the UI: 'used', 'not needed', or why it did not. */
   semantic?: string;
 }
@@ -126,13 +128,10 @@ function catalogueKey(index: object): string {
 
 /** The text the model sees: a summary line when nothing matched, then every note. */
 export function resultText(output: ToolSearchOutput): string {
+  // A server listing's notes say everything; other forms with no match get the summary line first.
+  const summary = output.matches.length === 0 && output.form !== 'server';
   const lines: string[] = [];
-  if (
-    output.matches.length === 0 &&
-    !output.notes.some((n) =>
-      /^(No MCP server|MCP server \S+ is still connecting|No tool of MCP server)/.test(n),
-    )
-  ) {
+  if (summary) {
     lines.push(
       output.totalDeferred === 0
         ? `No deferred tools match "${output.query}": none are available${output.connecting.length ? ' yet' : ''}.`
@@ -141,9 +140,10 @@ export function resultText(output: ToolSearchOutput): string {
   }
   lines.push(...output.notes);
   if (
-    output.matches.length === 0 &&
+    summary &&
+    output.form !== 'keywords' &&
     output.connecting.length &&
-    !lines.some((l) => l.includes('connecting'))
+    !output.notes.some((n) => n.includes('still connecting'))
   ) {
     lines.push(
       `MCP servers still connecting: ${output.connecting.join(', ')}. Their tools are not listed yet; search again once they are announced.`,
@@ -199,7 +199,7 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
       if (deferred.length && isKeywordQuery(pool, input.query)) {
         ({ expansions, semantic } = await semanticExpansions(stage, deferred, input.query));
       }
-      const { matches, notes } = searchTools(pool, input.query, input.max_results, {
+      const { matches, notes, form } = searchTools(pool, input.query, input.max_results, {
         connecting,
         expansions,
       });
@@ -210,6 +210,7 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
           totalDeferred: deferred.length,
           connecting,
           notes,
+          form,
           ...(semantic ? { semantic } : {}),
         },
       };
