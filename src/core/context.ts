@@ -2,11 +2,16 @@
  * ToolUseContext: everything a tool call may use (Claude Code's "god context"). Built by the agent
  * session per turn; the loop derives a per-call copy with `toolUseId` set.
  */
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { SchemaCache } from './api-schema.ts';
 import { DEFAULT_MODEL } from './constants.ts';
+import type { HookRunner } from './hooks/types.ts';
 import type { MessageParam } from './messages.ts';
 import type { PermissionMode } from './permissions/types.ts';
 import type { AnyTool } from './tool.ts';
+import type { CanUseToolFn } from './tool-execution.ts';
+import type { ResultSpiller } from './tool-results.ts';
 
 /** What Read recorded about a file, so Edit/Write can refuse stale or unread files. */
 export interface ReadFileRecord {
@@ -28,10 +33,46 @@ export interface ContentReplacementState {
   decisions: Map<string, string | null>;
 }
 
-/** App-level state tools may read or change (todo list, background jobs...). */
+/** One entry of a todo list (Claude Code's TodoWrite shape). */
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  /** The present-continuous form shown while the item is in progress ("Running the tests"). */
+  activeForm: string;
+}
+
+/**
+ * App-level state tools read and change through getAppState/setAppState. The agent session owns it and
+ * shows it (the Todos panel, the permission-mode switch); sub-agents share their parent's.
+ */
 export interface AppState {
-  todos: Array<{ content: string; status: 'pending' | 'in_progress' | 'completed'; activeForm?: string }>;
-  [key: string]: unknown;
+  /** Todo lists by agent id (`main` for the session's own agent): TodoWrite's state. */
+  todos: Record<string, TodoItem[]>;
+  /**
+   * The permission mode in force. The session mirrors its setting here and applies a change made here
+   * (EnterPlanMode, an approved plan): it is the one way a tool changes the mode.
+   */
+  permissionMode?: PermissionMode;
+}
+
+/** The agent id of the session's own conversation (sub-agents get their own). */
+export const MAIN_AGENT_ID = 'main';
+
+/**
+ * What a tool needs to send model requests of its own (a sub-agent's conversation, a search through
+ * the API's server tools): the loop puts its own parameters here for every request, so a nested
+ * conversation talks to the same endpoint with the same permission engine and schema cache.
+ */
+export interface ModelRuntime {
+  client: Anthropic;
+  model: string;
+  maxTokens: number;
+  /** The system prompt of the conversation the tool runs in. */
+  systemPrompt: string;
+  schemaCache: SchemaCache;
+  canUseTool?: CanUseToolFn;
+  resultSpiller?: ResultSpiller;
+  cacheTtl?: '5m' | '1h';
 }
 
 export interface ToolUseOptions {
@@ -43,6 +84,8 @@ export interface ToolUseOptions {
   flags: Record<string, boolean>;
   /** The tool pool of this request (ToolSearch and Agent-style tools look at it). */
   tools: readonly AnyTool[];
+  /** Set by the loop: the model endpoint of this conversation (Agent, forked Skill, WebSearch use it). */
+  runtime?: ModelRuntime;
 }
 
 /** Storage for spilled results (IndexedDB in the page, fake-indexeddb in tests). */
@@ -57,14 +100,18 @@ export interface ToolUseContext {
   readFileState: ReadFileState;
   getAppState(): AppState;
   setAppState(fn: (prev: AppState) => AppState): void;
-  /** The transcript up to the assistant message being executed. */
+  /** The transcript up to the assistant message being executed (a forked skill starts from it). */
   messages: readonly MessageParam[];
+  /** Which conversation runs the call: MAIN_AGENT_ID, or a sub-agent's id. */
   agentId: string;
+  /** The chain of nested conversations: one id for the whole chain, depth 0 for the main one. */
   queryTracking: { chainId: string; depth: number };
   contentReplacementState: ContentReplacementState;
   sandbox: Sandbox;
   /** Set per call by the loop. */
   toolUseId?: string;
+  /** The session's hooks (PreToolUse, PostToolUse run on every call, subagents' included). */
+  hooks?: HookRunner;
   resultStore?: ResultStore;
 }
 
@@ -73,7 +120,7 @@ export function createContentReplacementState(): ContentReplacementState {
 }
 
 export function createAppState(): AppState {
-  return { todos: [] };
+  return { todos: {} };
 }
 
 /** A ToolUseContext with fresh state, for a new session or a test. */
@@ -90,7 +137,7 @@ export function createToolUseContext(
       appState = fn(appState);
     },
     messages: [],
-    agentId: 'main',
+    agentId: MAIN_AGENT_ID,
     queryTracking: { chainId: crypto.randomUUID(), depth: 0 },
     contentReplacementState: createContentReplacementState(),
     ...init,

@@ -2,8 +2,9 @@
  * The loop's event union (noun-verb names). The UI and the embed API subscribe to these; nothing else
  * crosses from the loop to the page.
  */
+import type { HookReport } from './hooks/types.ts';
 import type { MessageParam, ToolResultBlockParam, Usage } from './messages.ts';
-import type { PermissionResult } from './permissions/types.ts';
+import type { PermissionMode, PermissionResult } from './permissions/types.ts';
 import type { ToolResultView, ToolUseMessage } from './tool.ts';
 
 export type QueryEvent =
@@ -11,6 +12,9 @@ export type QueryEvent =
   | { type: 'request-start'; turn: number }
   | { type: 'message-start'; messageId: string; model: string }
   | { type: 'text-delta'; index: number; text: string }
+  /** An extended-thinking block began (`redacted`: its content is encrypted and never shown). */
+  | { type: 'thinking-start'; index: number; redacted: boolean }
+  | { type: 'thinking-delta'; index: number; text: string }
   /** The model began a tool_use block; its input streams with tool-input-delta. */
   | { type: 'tool-use-start'; index: number; toolUseId: string; name: string }
   | { type: 'tool-input-delta'; toolUseId: string; partialJson: string }
@@ -41,8 +45,17 @@ export type QueryEvent =
       view: ToolUseMessage;
       message: string;
       suggestedRule?: string;
+      /** The tool says the call may delete or overwrite something (its isDestructive). */
+      destructive?: boolean;
+      /** Set for a sub-agent's call: which agent asks (e.g. `Explore: find the tests`). */
+      agentLabel?: string;
       respond: (answer: PermissionAnswer) => void;
     }
+  /**
+   * An event of a sub-conversation a tool runs (Agent, a forked Skill): `toolUseId` is the parent's
+   * call, `agentId` the sub-agent's. Its permission requests come this way too, answered the same.
+   */
+  | { type: 'subagent-event'; toolUseId: string; agentId: string; event: QueryEvent }
   /** A user message the loop added (tool results, interrupt marker). */
   | { type: 'user-message'; message: MessageParam }
   | {
@@ -56,8 +69,43 @@ export type QueryEvent =
         | 'max_tokens'
         | 'refusal'
         | 'pause_turn'
+        /** The same failing tool call repeated MAX_REPEATED_TOOL_FAILURES times (see `loop-guard`). */
+        | 'repeated_failure'
         | 'other';
     }
+  /** The turn is stopped because one failing call keeps coming back (the loop guard). */
+  | { type: 'loop-guard'; toolName: string; count: number; error: string }
+  /**
+   * Old tool results were cleared to free context (the transcript is now `messages`; the cleared results
+   * say so to the model).
+   */
+  | {
+      type: 'context-cleared';
+      cleared: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      messages: MessageParam[];
+    }
+  /** The conversation is being summarized ('auto': near the window; 'overflow': the API said too long). */
+  | { type: 'compaction-start'; trigger: CompactionTrigger; tokensBefore: number }
+  /** The conversation was summarized: the transcript is now `messages` (summary first, then the tail). */
+  | {
+      type: 'compaction-end';
+      trigger: CompactionTrigger;
+      summary: string;
+      /** Messages the summary replaced. */
+      summarized: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      /** The summarization request's usage and model (it is a request like the others). */
+      usage: Usage;
+      model: string;
+      messages: MessageParam[];
+    }
+  /** Summarizing failed or was interrupted: the transcript is unchanged. */
+  | { type: 'compaction-failed'; trigger: CompactionTrigger; error: QueryError }
+  /** A hook ran (what it decided, what it printed, or how it failed). */
+  | { type: 'hook-result'; report: HookReport }
   /**
    * A failed request will be sent again after `delayMs` (attempt `attempt` of `maxRetries` retries):
    * the page shows the countdown. The SDK's own retries (429/5xx) are announced by the agent session.
@@ -65,8 +113,20 @@ export type QueryEvent =
   | { type: 'retry-wait'; attempt: number; maxRetries: number; delayMs: number; error: QueryError }
   | { type: 'error'; error: QueryError };
 
+/** Why a compaction ran: the user's /compact, auto (near the window), or the API's "prompt is too long". */
+export type CompactionTrigger = 'manual' | 'auto' | 'overflow';
+
 export type PermissionAnswer =
-  | { decision: 'allow-once' }
+  | {
+      decision: 'allow-once';
+      /**
+       * The input the call runs with instead (checked against the tool's schema again): what the
+       * user filled in, e.g. the answers to AskUserQuestion.
+       */
+      updatedInput?: Record<string, unknown>;
+      /** Switch to this permission mode as the call is approved (an approved plan leaves plan mode). */
+      mode?: PermissionMode;
+    }
   | { decision: 'allow-always'; rule: string }
   | { decision: 'deny'; feedback?: string };
 

@@ -124,7 +124,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
       cacheTtl: params.cacheTtl,
       deferral,
     });
-    context = { ...context, options: { ...context.options, tools: pool } };
+    context = { ...context, options: { ...context.options, tools: pool, runtime: runtimeOf(params) } };
     yield { type: 'request-start', turn };
 
     let final: Anthropic.Message;
@@ -257,6 +257,20 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
   }
   yield { type: 'turn-end', reason: 'max_turns' };
   return { messages, reason: 'max_turns', context };
+}
+
+/** The loop's endpoint as tools see it (ToolUseContext.options.runtime): sub-conversations reuse it. */
+function runtimeOf(params: QueryParams): NonNullable<ToolUseContext['options']['runtime']> {
+  return {
+    client: params.client,
+    model: params.model,
+    maxTokens: params.maxTokens,
+    systemPrompt: params.systemPrompt,
+    schemaCache: params.schemaCache,
+    canUseTool: params.canUseTool,
+    resultSpiller: params.resultSpiller,
+    cacheTtl: params.cacheTtl,
+  };
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. Never rejects. */

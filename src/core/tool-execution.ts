@@ -8,6 +8,9 @@
  * 3. `execute`: the tool's `call`, with abort and progress.
  * 4. `finalize`: the result mapped for the model, post-processed (spilled), and its view for the UI.
  *
+ * Hooks run at the stage edges (hooks/tool-hooks.ts): PreToolUse between prepare and authorize (it may
+ * deny, ask, allow or rewrite the input: a rewritten input is prepared again), PostToolUse after finalize.
+ *
  * Every failure becomes an is_error tool_result the model can act on; nothing here throws. Interrupts
  * follow the tool's interruptBehavior: 'abort' tools are stopped at once, 'finish' tools complete
  * their current operation.
@@ -16,6 +19,7 @@ import { z } from 'zod';
 import { SYNTHETIC_TOOL_RESULT_INTERRUPTED } from './constants.ts';
 import type { ToolUseContext } from './context.ts';
 import type { PermissionAnswer, QueryEvent } from './events.ts';
+import { runPostToolUseHooks, runPreToolUseHooks } from './hooks/tool-hooks.ts';
 import type { ToolResultBlockParam, ToolUseBlockParam } from './messages.ts';
 import { type PreparedMatcher, prepareMatcher } from './permissions/engine.ts';
 import { userDenialMessage } from './permissions/messages.ts';
@@ -180,6 +184,7 @@ export async function authorize(
   input: unknown,
   ctx: ToolUseContext,
   deps: ToolCallDeps,
+  hook?: { permission?: 'allow' | 'ask'; reason?: string },
 ): Promise<Authorization> {
   const { tool, block } = call;
   let decision: PermissionResult;
@@ -189,6 +194,16 @@ export async function authorize(
     decision = { behavior: 'deny', message: `Permission check failed: ${errorText(err)}` };
   }
   if (decision.behavior === 'deny') return { run: false, text: decision.message, status: 'error' };
+  // A PreToolUse hook's word (a deny never reaches here): 'ask' prompts even where a rule allows,
+  // 'allow' (a trusted hook) skips the prompt.
+  if (hook?.permission === 'ask' && decision.behavior === 'allow') {
+    decision = {
+      behavior: 'ask',
+      message: hook.reason ?? `A PreToolUse hook asks you to confirm this ${tool.name} call.`,
+    };
+  } else if (hook?.permission === 'allow' && decision.behavior !== 'allow') {
+    decision = { behavior: 'allow' };
+  }
   try {
     const invalid = await tool.validateInput?.(input as never, ctx);
     if (invalid) return { run: false, text: invalid, status: 'error' };
@@ -211,6 +226,9 @@ export async function authorize(
           view: safeView(tool, input),
           message: asked.message,
           suggestedRule: asked.suggestedRule,
+          ...(safely(() => tool.isDestructive(input as never, analysedMatcher(call)))
+            ? { destructive: true }
+            : {}),
           respond,
         }),
       ),
@@ -221,9 +239,42 @@ export async function authorize(
     if (answer.decision === 'deny') {
       return { run: false, text: userDenialMessage(tool.name, answer.feedback), status: 'error' };
     }
-    return { run: true, input };
+    return approvedInput(tool, input, answer, ctx);
   }
   return { run: true, input: decision.updatedInput !== undefined ? decision.updatedInput : input };
+}
+
+/** The matcher the prepare stage made, or undefined when there is none or it failed. */
+function analysedMatcher(call: PreparedCall): unknown {
+  return call.matcher === 'failed' ? undefined : call.matcher;
+}
+
+/**
+ * What an approval at the prompt lets run: the input the user filled in (checked against the schema
+ * again, so a prompt can never run what the tool would refuse), and the permission mode it switches
+ * to, applied through the app state before the call runs.
+ */
+function approvedInput(
+  tool: AnyTool,
+  input: unknown,
+  answer: Extract<PermissionAnswer, { decision: 'allow-once' | 'allow-always' }>,
+  ctx: ToolUseContext,
+): Authorization {
+  let runWith = input;
+  if (answer.decision === 'allow-once' && answer.updatedInput !== undefined) {
+    const parsed = tool.inputSchema.safeParse(answer.updatedInput);
+    if (!parsed.success) {
+      return {
+        run: false,
+        text: `The answer given at the prompt does not fit ${tool.name}'s input: ${z.prettifyError(parsed.error)}`,
+        status: 'error',
+      };
+    }
+    runWith = parsed.data;
+  }
+  const mode = answer.decision === 'allow-once' ? answer.mode : undefined;
+  if (mode) ctx.setAppState((prev) => ({ ...prev, permissionMode: mode }));
+  return { run: true, input: runWith };
 }
 
 /**
@@ -246,7 +297,11 @@ async function execute(
   deps.emit({ type: 'tool-run-start', toolUseId, name: tool.name, input, view: safeView(tool, input) });
   try {
     const running = tool.call(input as never, runCtx, (p) =>
-      deps.emit({ type: 'tool-progress', toolUseId, kind: p.kind, text: p.text }),
+      deps.emit(
+        p.kind === 'subagent'
+          ? { type: 'subagent-event', toolUseId, agentId: p.agentId, event: p.event }
+          : { type: 'tool-progress', toolUseId, kind: p.kind, text: p.text },
+      ),
     );
     const result = behavior === 'abort' ? await raceAbort(running, callController.signal) : await running;
     if (result === 'aborted') {
@@ -336,10 +391,27 @@ export async function runToolCall(
   if (problem !== null || !call.tool || !call.parsed?.success) {
     return { block: finish(textResult(block.id, problem ?? 'input missing', true), 'error') };
   }
-  const tool = call.tool;
   const callCtx: ToolUseContext = { ...ctx, toolUseId: block.id };
 
-  const auth = await authorize({ ...call, tool }, call.parsed.data, callCtx, deps);
+  // Stage edge prepare → authorize: PreToolUse hooks.
+  let prepared: PreparedCall = call;
+  const pre = await runPreToolUseHooks(call.tool, call.parsed.data, block.id, callCtx, deps.emit);
+  if (pre.kind === 'deny') return { block: finish(textResult(block.id, pre.reason, true), 'error') };
+  if (callCtx.abortController.signal.aborted) return interrupted();
+  if (pre.kind === 'continue' && pre.updatedInput !== undefined) {
+    // The rewritten input is parsed and analysed again; the permission decision below sees it.
+    prepared = await prepareCall({ ...block, input: pre.updatedInput }, deps.tools);
+    const invalid = preparedProblem(prepared, deps.tools);
+    if (invalid !== null || !prepared.tool || !prepared.parsed?.success) {
+      const why = `A PreToolUse hook rewrote the input into one that cannot run. ${invalid ?? 'input missing'}`;
+      return { block: finish(textResult(block.id, why, true), 'error') };
+    }
+  }
+  const tool = prepared.tool ?? call.tool;
+  const input = prepared.parsed?.success ? prepared.parsed.data : call.parsed.data;
+  const hookWord = pre.kind === 'continue' ? { permission: pre.permission, reason: pre.reason } : undefined;
+
+  const auth = await authorize({ ...prepared, tool }, input, callCtx, deps, hookWord);
   if (!auth.run) {
     return auth.status === 'interrupted'
       ? interrupted()
@@ -352,8 +424,10 @@ export async function runToolCall(
   if ('error' in ran) return { block: finish(textResult(block.id, errorText(ran.error), true), 'error') };
   try {
     const out = await finalize(tool, auth.input, ran.result, ran.ctx, deps, block.id);
+    // Stage edge after finalize: PostToolUse hooks may add feedback for the model.
+    const resultBlock = await runPostToolUseHooks(tool, auth.input, out.block, callCtx, deps.emit);
     return {
-      block: finish(out.block, out.block.is_error ? 'error' : 'done', out.view),
+      block: finish(resultBlock, out.block.is_error ? 'error' : 'done', out.view),
       contextModifier: ran.result.contextModifier,
       newMessages: ran.result.newMessages,
     };

@@ -6,6 +6,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { ToolUseContext } from './context.ts';
+import type { QueryEvent } from './events.ts';
 import type { MessageParam } from './messages.ts';
 import type { PermissionContext, PermissionResult } from './permissions/types.ts';
 
@@ -29,6 +30,8 @@ export interface ToolUseMessage {
   body?:
     | { kind: 'none' }
     | { kind: 'text'; text: string }
+    /** Markdown the page renders safely (a plan, a question). */
+    | { kind: 'markdown'; text: string }
     | { kind: 'code'; code: string; language?: string }
     | { kind: 'terminal'; command: string }
     | { kind: 'diff'; path: string; before: string; after: string };
@@ -37,16 +40,20 @@ export interface ToolUseMessage {
 /** What a card shows for a finished call (plain data). */
 export type ToolResultView =
   | { kind: 'text'; text: string }
+  /** Markdown the page renders safely (links limited to http/https/mailto). */
+  | { kind: 'markdown'; text: string }
   | { kind: 'terminal'; stdout: string; stderr: string; exitCode: number; timedOut?: boolean }
   | { kind: 'diff'; path: string; before: string; after: string }
   | { kind: 'files'; paths: string[]; truncated?: boolean }
   | { kind: 'code'; path?: string; code: string; language?: string };
 
-/** A progress report from a running tool (e.g. streamed Bash output). */
-export interface ToolProgress {
-  kind: 'output' | 'status';
-  text: string;
-}
+/**
+ * A progress report from a running tool: streamed output (Bash), a status line, or an event of a
+ * sub-conversation the tool runs (Agent, a forked Skill), with a one-line summary of it as `text`.
+ */
+export type ToolProgress =
+  | { kind: 'output' | 'status'; text: string }
+  | { kind: 'subagent'; text: string; agentId: string; event: QueryEvent };
 
 export interface ToolResult<T> {
   data: T;

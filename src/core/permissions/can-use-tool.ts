@@ -79,13 +79,18 @@ export interface AllowAlwaysSink {
 
 /**
  * A permission-request event whose `respond` first records an "allow always" rule (kept for the
- * project when the store persists, else for the session), so it applies from the next call on. Other
- * events pass through unchanged.
+ * project when the store persists, else for the session), so it applies from the next call on. A
+ * sub-agent's request (inside a `subagent-event`) gets the same. Other events pass through unchanged.
  */
 export function recordAllowAlways<E extends QueryEvent | { type: string }>(
   event: E,
   sink: AllowAlwaysSink,
 ): E {
+  if (event.type === 'subagent-event') {
+    const wrapped = event as Extract<QueryEvent, { type: 'subagent-event' }>;
+    const inner = recordAllowAlways(wrapped.event, sink);
+    return (inner === wrapped.event ? event : { ...wrapped, event: inner }) as E;
+  }
   if (event.type !== 'permission-request') return event;
   const request = event as Extract<QueryEvent, { type: 'permission-request' }>;
   const respond = (answer: PermissionAnswer): void => {

@@ -14,6 +14,7 @@
  */
 import { inSession } from '../../shell/index.ts';
 import type { AnyTool } from '../tool.ts';
+import { domainRuleMatches, suggestDomainRule } from './domains.ts';
 import {
   code,
   dontAskMessage,
@@ -50,8 +51,19 @@ import type {
   ShellPathRef,
 } from './types.ts';
 
-/** Tools plan mode allows besides read-only ones (none exist yet; kept so plan tools just work). */
-export const PLAN_MODE_TOOLS: ReadonlySet<string> = new Set(['ExitPlanMode', 'EnterPlanMode', 'TodoWrite']);
+/**
+ * Tools plan mode lets through although they are not read-only: they change the session, never the
+ * workspace. The plan tools and AskUserQuestion ask the user themselves (their own check), TodoWrite
+ * only keeps a list; a sub-agent's own calls meet plan mode one by one.
+ */
+export const PLAN_MODE_TOOLS: ReadonlySet<string> = new Set([
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'TodoWrite',
+  'Agent',
+  'Skill',
+]);
 
 type Ask = Extract<PermissionResult, { behavior: 'ask' }>;
 type Deny = Extract<PermissionResult, { behavior: 'deny' }>;
@@ -167,7 +179,14 @@ function ruleHit(
   if (whole) return { rule: whole, match: 'yes', subject: '' };
   if (matcher?.kind === 'bash') return bashHit(matcher, book, behavior, env);
   if (matcher?.kind === 'file') return fileHit(matcher, book, behavior, env);
+  if (matcher?.kind === 'domain') return domainHit(matcher.host, book.content[behavior]);
   return undefined;
+}
+
+/** The first domain rule among `rules` matching `host`. */
+function domainHit(host: string, rules: readonly PermissionRule[]): Hit | undefined {
+  const rule = rules.find((r) => domainRuleMatches(r.value.ruleContent as string, host));
+  return rule ? { rule, match: 'yes', subject: host } : undefined;
 }
 
 /** Safety-path problems of what a call writes: asks even in bypassPermissions mode. */
@@ -226,7 +245,7 @@ export async function prepareMatcher(tool: AnyTool, input: unknown): Promise<Pre
   if (!tool.preparePermissionMatcher) return undefined;
   try {
     const m = (await tool.preparePermissionMatcher(input as never)) as PermissionMatcher | undefined;
-    return m && (m.kind === 'bash' || m.kind === 'file') ? m : undefined;
+    return m && (m.kind === 'bash' || m.kind === 'file' || m.kind === 'domain') ? m : undefined;
   } catch {
     return 'failed';
   }
@@ -473,6 +492,15 @@ async function decideOn(d: DecisionInput, mode: PermissionMode, p: Prepared): Pr
       `${tool.name} wants to ${verb} ${showPath(abs, env)}.`,
       'not allowed by a rule or the mode',
       suggestFileRule(tool.name, abs, env.root),
+    );
+  }
+  if (matcher?.kind === 'domain') {
+    const rule = domainHit(matcher.host, book.content.allow);
+    if (rule) return allow(`allow rule ${rule.rule.text}`);
+    return ask(
+      `${tool.name} wants to fetch from ${matcher.host}.`,
+      'not allowed by a rule or the mode',
+      suggestDomainRule(tool.name, matcher.host),
     );
   }
   const message = own.behavior === 'passthrough' && own.message ? own.message : `Allow ${tool.name}?`;

@@ -2,6 +2,7 @@
  * Permission rule text: parsing (`Tool`, `Tool(content)`), validation with a reason a user can act on,
  * canonical formatting, and which rules concern which tool (file-rule families, MCP server rules).
  */
+import { DOMAIN_RULE_TOOLS, domainContentProblem } from './domains.ts';
 import type {
   PermissionBehavior,
   PermissionRule,
@@ -134,6 +135,7 @@ export function validateRule(text: string, options: ValidateRuleOptions = {}): P
     // Commands match with single spaces between words: so does the rule's canonical text.
     if (!problem) return { ok: true, value: { toolName, ruleContent: ruleContent.replace(/[ \t]+/g, ' ') } };
   } else if (FILE_RULE_TOOLS.includes(toolName)) problem = fileContentProblem(ruleContent);
+  else if (DOMAIN_RULE_TOOLS.includes(toolName)) problem = domainContentProblem(ruleContent);
   else if (known?.includes(toolName)) {
     problem = `${toolName} rules take no (content): write ${toolName} to match every call.`;
   }

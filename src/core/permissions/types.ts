@@ -117,4 +117,10 @@ export interface BashPermissionMatcher extends ShellAnalysis {
   kind: 'bash';
 }
 
-export type PermissionMatcher = FilePermissionMatcher | BashPermissionMatcher;
+/** The host a tool fetches from (WebFetch): `WebFetch(domain:example.com)` rules match it. */
+export interface DomainPermissionMatcher {
+  kind: 'domain';
+  host: string;
+}
+
+export type PermissionMatcher = FilePermissionMatcher | BashPermissionMatcher | DomainPermissionMatcher;
