@@ -23,6 +23,7 @@ const BENCHES: string[] = [
   '/bench/shell-analysis.ts',
   '/bench/npm-install.ts',
   '/bench/node.ts',
+  '/bench/python.ts',
 ];
 
 function arg(name: string): string | undefined {
