@@ -131,7 +131,9 @@ describe('bad input', () => {
       state: 'failed',
       reason: 'the word-vector table did not load (HTTP 404 for /assets/word-vectors.bin)',
     });
-    const card = tool.renderToolResultMessage?.(out.data as ToolSearchOutput);
+    const card = tool.renderToolResultMessage?.(out.data as ToolSearchOutput, {
+      query: 'weather in my town',
+    });
     expect(card).toEqual({
       kind: 'text',
       text: 'Loaded: mcp__weather__forecast\nSemantic stage: lexical only: the semantic stage failed (the word-vector table did not load (HTTP 404 for /assets/word-vectors.bin))',
