@@ -117,3 +117,67 @@ export const MCP_IMAGE_DOWNSCALE_MAX_SIDE = 1_568;
 export const MCP_MAX_TOTAL_TOOL_TIME_MS = 30 * 60_000;
 /** MCP: most characters of one resource attached for an `@server:uri` mention. */
 export const MCP_MAX_MENTION_CHARS = 100_000;
+
+// ---- Long sessions: context window, compaction, thinking, memory, hooks, the loop guard ----------
+
+/** Context window (input tokens) of a model the Models API says nothing about and the table does not know. */
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+/**
+ * Context windows by model id prefix (the longest matching prefix wins), for when the Models API gives
+ * no `max_input_tokens`. Current Claude models take 200k tokens by default (1M is an opt-in beta).
+ */
+export const MODEL_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
+  'claude-opus-4': 200_000,
+  'claude-sonnet-4': 200_000,
+  'claude-haiku-4': 200_000,
+  'claude-3': 200_000,
+  'claude-2.1': 200_000,
+  'claude-2.0': 100_000,
+  'claude-instant': 100_000,
+};
+/** The context meter warns once the last request used this share of the window. */
+export const CONTEXT_WARNING_RATIO = 0.8;
+/** Auto-compaction runs before a request that would pass this share of the window (a setting; this is its default). */
+export const DEFAULT_AUTO_COMPACT_RATIO = 0.85;
+/** Lowest and highest auto-compaction threshold the setting accepts. */
+export const MIN_AUTO_COMPACT_RATIO = 0.3;
+export const MAX_AUTO_COMPACT_RATIO = 0.95;
+/** Characters per token when a size must be estimated before the API has measured it. */
+export const CHARS_PER_TOKEN = 4;
+/**
+ * Clearing old tool results (first step of context management, like Anthropic's context editing):
+ * the most recent results are kept, and only results longer than the minimum are cleared.
+ */
+export const CLEAR_KEEP_RECENT_TOOL_RESULTS = 3;
+export const CLEAR_MIN_TOOL_RESULT_CHARS = 2_000;
+/** What a cleared tool result says to the model instead of its content. */
+export const CLEARED_TOOL_RESULT_TEXT =
+  '[Old tool result cleared to free context. Run the tool again if you need this output.]';
+/** Output budget of the summarization request. */
+export const COMPACTION_MAX_OUTPUT_TOKENS = 8_192;
+/**
+ * The same failing tool call (same tool, same input, same error) this many times in one turn ends the
+ * turn with a message to the user instead of burning tokens on it.
+ */
+export const MAX_REPEATED_TOOL_FAILURES = 3;
+/** Smallest extended-thinking budget the API takes, and the default budget when thinking is turned on. */
+export const MIN_THINKING_BUDGET_TOKENS = 1_024;
+export const DEFAULT_THINKING_BUDGET_TOKENS = 4_096;
+/** Output tokens left for the answer when a thinking budget would not fit under max_tokens. */
+export const THINKING_ANSWER_TOKENS = 1_024;
+/** The memory files read into the context at the start of a turn, in this order. */
+export const MEMORY_FILES: readonly string[] = ['CLAUDE.md', '.claude/CLAUDE.md'];
+/** Longest memory (characters, all files together) sent to the model; the rest is cut with a note. */
+export const MAX_MEMORY_CHARS = 40_000;
+/** A hook command that runs longer than this is stopped and the call goes on (Claude Code's default: 60 s). */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+/** Most characters of a hook's stdout or stderr kept (shown or passed to the model). */
+export const MAX_HOOK_OUTPUT_CHARS = 10_000;
+/** `@` mentions: most files attached to one prompt, and most characters of each. */
+export const MAX_MENTIONED_FILES = 10;
+export const MAX_MENTION_FILE_CHARS = 100_000;
+/** Times a Stop hook may send the model back to work in one turn (a hook that always blocks cannot loop). */
+export const MAX_STOP_HOOK_CONTINUES = 3;
+/** Told to the model (with the next prompt) when the loop guard stopped a turn. */
+export const REPEATED_FAILURE_MESSAGE =
+  '[The turn was stopped: the same tool call kept failing with the same error. Do not repeat it; ask the user or try something different.]';
