@@ -34,6 +34,22 @@ export interface McpHttpHostOptions {
   delayMs?: number;
   host?: string;
   port?: number;
+  /**
+   * Checks each request to /mcp before it is handled (e.g. a bearer token): return an answer to send
+   * instead (401 with WWW-Authenticate…), or undefined to let it through. Gets the parsed body of POSTs.
+   */
+  guard?: (req: IncomingMessage, body: unknown) => GuardAnswer | undefined;
+  /** Serves other paths (e.g. /.well-known/oauth-protected-resource); true when it answered. */
+  routes?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean | Promise<boolean>;
+  /** Answers that body of POST /mcp as given (malformed JSON-RPC tests): a string is sent as is. */
+  rawAnswer?: (body: unknown) => { status: number; contentType: string; body: string } | undefined;
+}
+
+/** What a guard sends instead of handling the request. */
+export interface GuardAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 export interface McpHttpHost {
@@ -44,6 +60,8 @@ export interface McpHttpHost {
   sessionCount(): number;
   /** Every request seen: method and path. */
   requests: Array<{ method: string; path: string }>;
+  /** Forgets every session, as a restarted server would (the next request with an old id gets 404). */
+  dropSessions(): Promise<void>;
   /** Closes every session and the HTTP server (drops open sockets). */
   close(): Promise<void>;
 }
@@ -58,7 +76,7 @@ export function corsHeaders(req: IncomingMessage): Record<string, string> {
       typeof requested === 'string' && requested
         ? requested
         : 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-    'Access-Control-Expose-Headers': 'mcp-session-id, mcp-protocol-version',
+    'Access-Control-Expose-Headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
     'Access-Control-Max-Age': '600',
     Vary: 'Origin',
     'Cross-Origin-Resource-Policy': 'cross-origin',
@@ -71,7 +89,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function jsonError(res: ServerResponse, status: number, message: string): void {
@@ -127,17 +149,31 @@ export async function startMcpHttpHost(options: McpHttpHostOptions): Promise<Mcp
       return jsonError(res, 404, 'Not found');
     }
 
-    if (path !== '/mcp') return jsonError(res, 404, 'Not found');
+    if (path !== '/mcp') {
+      if (options.routes && (await options.routes(req, res, path))) return;
+      return jsonError(res, 404, 'Not found');
+    }
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const refused = options.guard?.(req, body);
+    if (refused) {
+      res.writeHead(refused.status, { 'content-type': 'application/json', ...refused.headers });
+      res.end(refused.body ?? JSON.stringify({ error: 'unauthorized' }));
+      return;
+    }
+    const raw = options.rawAnswer?.(body);
+    if (raw) {
+      res.writeHead(raw.status, { 'content-type': raw.contentType });
+      res.end(raw.body);
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? streamable.get(sessionId) : undefined;
     if (existing) {
-      const body = req.method === 'POST' ? await readJson(req) : undefined;
       await existing.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST') return jsonError(res, sessionId ? 404 : 400, 'No valid session');
     if (sessionId) return jsonError(res, 404, 'Session not found');
-    const body = await readJson(req);
     const server = options.createServer();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -170,6 +206,12 @@ export async function startMcpHttpHost(options: McpHttpHostOptions): Promise<Mcp
     port,
     sessionCount: () => streamable.size + sse.size,
     requests,
+    async dropSessions() {
+      const all = [...streamable.values(), ...sse.values()];
+      streamable.clear();
+      sse.clear();
+      await Promise.all(all.map((e) => e.server.close().catch(() => {})));
+    },
     async close() {
       const all = [...streamable.values(), ...sse.values()];
       streamable.clear();

@@ -4,11 +4,17 @@
  * functions the live tools use.
  */
 import { describe, expect, it } from 'vitest';
-import { GOOD_TOOLS, MALFORMED_TOOLS, TINY_PNG } from '../../e2e/mcp/quirky-server.ts';
-import { MCP_MAX_DESCRIPTION_CHARS, MCP_MAX_SCHEMA_CHARS } from '../core/constants.ts';
+import { HOSTILE_TOOLS, INJECTION } from '../../e2e/mcp/hostile-server.ts';
+import { GOOD_TOOLS, MALFORMED_TOOLS } from '../../e2e/mcp/quirky-server.ts';
+import {
+  MCP_MAX_DESCRIPTION_CHARS,
+  MCP_MAX_SCHEMA_CHARS,
+  MCP_MAX_TOOLS_PER_SERVER,
+} from '../core/constants.ts';
+import { blanketRuleMatches } from '../tools/registry.ts';
 import { adaptMcpTools, inputSchemaProblem, type McpCallFn } from './adapter.ts';
 import { API_TOOL_NAME } from './names.ts';
-import { mapCallResult, toToolResultBlock } from './results.ts';
+import { loadSchemaValidator } from './schema.ts';
 
 const calls: Array<{ name: string; args: unknown }> = [];
 const call: McpCallFn = async (name, args) => {
@@ -156,58 +162,66 @@ describe('inputSchemaProblem', () => {
   });
 });
 
-describe('tool results', () => {
-  it('maps text, images, resource links, embedded resources and audio', () => {
-    const out = mapCallResult(
-      {
-        content: [
-          { type: 'text', text: 'Here is everything:' },
-          { type: 'image', data: TINY_PNG, mimeType: 'image/png' },
-          { type: 'image', data: 'PHN2Zz48L3N2Zz4=', mimeType: 'image/svg+xml' },
-          { type: 'resource_link', uri: 'file:///todo.md', name: 'todo.md', mimeType: 'text/markdown' },
-          { type: 'resource', resource: { uri: 'memo://1', mimeType: 'text/plain', text: 'memo body' } },
-          { type: 'resource', resource: { uri: 'blob://1', mimeType: 'application/zip', blob: 'UEsDBA==' } },
-          { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
-          { type: 'hologram', depth: 3 },
-          'not even an object',
-        ],
+describe('bad tool catalogues', () => {
+  it("rewrites draft-04 schemas to 2020-12, skips invalid ones with the validator's words, and tools needing tasks", async () => {
+    const validateSchema = await loadSchemaValidator();
+    const { tools, skipped } = adaptMcpTools(HOSTILE_TOOLS, { server: 'h', call, validateSchema });
+    expect(tools.map((t) => t.name)).toEqual(['mcp__h__Bash', 'mcp__h__draft4', 'mcp__h__html_desc']);
+    const draft4 = tools.find((t) => t.name === 'mcp__h__draft4');
+    expect(draft4?.inputJSONSchema).toEqual({
+      type: 'object',
+      properties: {
+        n: { type: 'number', exclusiveMinimum: 0 },
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false },
       },
-      'media',
-    );
-    expect(out.isError).toBe(false);
-    expect(out.blocks[1]).toEqual({
-      type: 'image',
-      source: { type: 'base64', media_type: 'image/png', data: TINY_PNG },
+      required: ['n'],
     });
-    const texts = out.blocks.map((b) => (b.type === 'text' ? b.text : '<image>'));
-    expect(texts).toEqual([
-      'Here is everything:',
-      '<image>',
-      '[Image of type image/svg+xml (11 B) omitted: the model takes PNG, JPEG, GIF or WebP]',
-      '[Resource link: todo.md <file:///todo.md> (text/markdown)]',
-      '[Resource memo://1 (text/plain)]\nmemo body',
-      '[Binary resource blob://1 (application/zip, 4 B) omitted]',
-      '[Audio (audio/wav, 4 B) omitted]',
-      '[Content of type hologram]\n{"type":"hologram","depth":3}',
-      '[Unreadable content item: "not even an object"]',
+    expect(validateSchema(draft4?.inputJSONSchema ?? {})).toBeNull();
+    expect(skipped).toEqual([
+      {
+        name: 'not_2020',
+        reason: expect.stringMatching(
+          /^Skipped: its inputSchema is not valid JSON Schema 2020-12 \(\/properties\/a\/type must be/,
+        ),
+      },
+      {
+        name: 'task_only',
+        reason:
+          'Skipped: it can only run as a task (the experimental MCP tasks feature), which tabcode does not support.',
+      },
     ]);
-    const block = toToolResultBlock(out, 'toolu_m');
-    expect(Array.isArray(block.content)).toBe(true);
-    expect(block.is_error).toBeUndefined();
   });
 
-  it('isError → is_error; structuredContent or nothing → readable text', () => {
-    const err = toToolResultBlock(
-      mapCallResult({ content: [{ type: 'text', text: 'down' }], isError: true }, 'x'),
-      't',
-    );
-    expect(err).toEqual({ type: 'tool_result', tool_use_id: 't', content: 'down', is_error: true });
-    const structured = mapCallResult({ content: [], structuredContent: { temperature: 21 } }, 'x');
-    expect(toToolResultBlock(structured, 't').content).toBe('{\n  "temperature": 21\n}');
-    expect(structured.structuredContent).toEqual({ temperature: 21 });
-    expect(toToolResultBlock(mapCallResult({}, 'weather (MCP server w)'), 't').content).toBe(
-      'weather (MCP server w) completed with no content.',
-    );
-    expect(toToolResultBlock(mapCallResult(null, 'x'), 't').content).toBe('x completed with no content.');
+  it("a tool named like a built-in stays in its server's namespace; HTML and injections stay plain text", async () => {
+    const { tools } = adaptMcpTools(HOSTILE_TOOLS, {
+      server: 'h',
+      call,
+      validateSchema: await loadSchemaValidator(),
+    });
+    const bash = tools.find((t) => t.mcpInfo?.toolName === 'Bash');
+    expect(bash?.name).toBe('mcp__h__Bash');
+    // Rules for the built-in Bash do not reach it, and its own server's rules do.
+    expect(blanketRuleMatches('Bash', bash as never)).toBe(false);
+    expect(blanketRuleMatches('mcp__h', bash as never)).toBe(true);
+    const html = tools.find((t) => t.name === 'mcp__h__html_desc');
+    expect(html?.description()).toBe(INJECTION);
+    expect(html?.renderToolUseMessage?.({})).toMatchObject({ title: 'h · html_desc' });
+  });
+
+  it('takes the first MCP_MAX_TOOLS_PER_SERVER tools of a huge list and says how many were left out', () => {
+    const raw = Array.from({ length: MCP_MAX_TOOLS_PER_SERVER + 500 }, (_, i) => ({
+      name: `t${i}`,
+      inputSchema: { type: 'object' },
+    }));
+    const started = performance.now();
+    const { tools, skipped } = adaptMcpTools(raw, { server: 'big', call });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(tools).toHaveLength(MCP_MAX_TOOLS_PER_SERVER);
+    expect(skipped).toEqual([
+      {
+        name: `#${MCP_MAX_TOOLS_PER_SERVER}…#${MCP_MAX_TOOLS_PER_SERVER + 499}`,
+        reason: `Skipped: the server listed ${MCP_MAX_TOOLS_PER_SERVER + 500} tools; tabcode takes the first ${MCP_MAX_TOOLS_PER_SERVER}.`,
+      },
+    ]);
   });
 });

@@ -17,7 +17,13 @@ import {
 } from '../core/constants.ts';
 import { type AnyTool, buildTool, type ToolInputJSONSchema, type ToolProgress } from '../core/tool.ts';
 import { disambiguate, mcpToolName } from './names.ts';
-import { type ImageDownscaler, type McpToolOutput, mapCallResult, outputText, toToolResultBlock } from './results.ts';
+import {
+  type ImageDownscaler,
+  type McpToolOutput,
+  mapCallResult,
+  outputText,
+  toToolResultBlock,
+} from './results.ts';
 import { normalizeSchema, type SchemaValidator } from './schema.ts';
 import type { SkippedMcpTool } from './types.ts';
 
@@ -31,7 +37,11 @@ export interface McpCallOptions {
 }
 
 /** Runs tools/call on the server; resolves with the raw result object. Throws on protocol/transport errors. */
-export type McpCallFn = (toolName: string, args: Record<string, unknown>, options: McpCallOptions) => Promise<unknown>;
+export type McpCallFn = (
+  toolName: string,
+  args: Record<string, unknown>,
+  options: McpCallOptions,
+) => Promise<unknown>;
 
 export interface AdaptToolsOptions {
   /** The normalized server name. */
@@ -120,7 +130,9 @@ function checkTool(raw: unknown, validate?: SchemaValidator): ToolSpec | { skip:
   if (problem) return { skip: problem };
   const execution = isObject(raw.execution) ? raw.execution : {};
   if (execution.taskSupport === 'required') {
-    return { skip: 'it can only run as a task (the experimental MCP tasks feature), which tabcode does not support' };
+    return {
+      skip: 'it can only run as a task (the experimental MCP tasks feature), which tabcode does not support',
+    };
   }
   const normalized = normalizeSchema(raw.inputSchema as Json);
   if ('problem' in normalized) return { skip: normalized.problem };

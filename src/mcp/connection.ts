@@ -57,12 +57,22 @@ export interface ConnectionHooks {
 /** The user-facing side of server requests; each member absent: that capability is not declared. */
 export interface ClientRequestHost {
   elicit?(
-    request: { server: string; message: string; fields: NonNullable<ReturnType<typeof elicitationFields>>; toolUseId?: string },
+    request: {
+      server: string;
+      message: string;
+      fields: NonNullable<ReturnType<typeof elicitationFields>>;
+      toolUseId?: string;
+    },
     signal: AbortSignal,
   ): Promise<McpInteractionAnswer>;
   /** Asks the user, then (approved) runs the model; resolves with the sampling result. */
   sample?(
-    request: { server: string; summary: SamplingSummary; params: Record<string, unknown>; toolUseId?: string },
+    request: {
+      server: string;
+      summary: SamplingSummary;
+      params: Record<string, unknown>;
+      toolUseId?: string;
+    },
     signal: AbortSignal,
   ): Promise<Record<string, unknown>>;
   /** The roots offered to servers (the workspace). */
@@ -103,7 +113,9 @@ export interface McpConnection {
 }
 
 /** The client capabilities `host` can honour: nothing is declared that tabcode cannot do. */
-export function clientCapabilities(host: ClientRequestHost | undefined): NonNullable<ClientOptions['capabilities']> {
+export function clientCapabilities(
+  host: ClientRequestHost | undefined,
+): NonNullable<ClientOptions['capabilities']> {
   return {
     ...(host?.elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
     ...(host?.sample ? { sampling: {} } : {}),
@@ -168,13 +180,19 @@ export async function connectMcpServer(
           { server, message: String(params.message ?? ''), fields, ...(toolUseId ? { toolUseId } : {}) },
           extra.signal,
         )) as ElicitationAnswer;
-        return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: answer.action };
+        return answer.action === 'accept'
+          ? { action: 'accept', content: answer.content }
+          : { action: answer.action };
       });
     }
     if (host?.sample) {
       const sample = host.sample.bind(host);
       client.setRequestHandler(s.CreateMessageRequestSchema, async (req, extra) => {
-        const p = req.params as { systemPrompt?: string; messages?: Array<{ role: string; content: unknown }>; maxTokens?: number };
+        const p = req.params as {
+          systemPrompt?: string;
+          messages?: Array<{ role: string; content: unknown }>;
+          maxTokens?: number;
+        };
         const summary: SamplingSummary = {
           ...(p.systemPrompt ? { systemPrompt: p.systemPrompt } : {}),
           messages: (p.messages ?? []).map((m) => ({ role: m.role, text: samplingText(m.content) })),
@@ -182,7 +200,12 @@ export async function connectMcpServer(
         };
         const toolUseId = currentToolUse();
         return (await sample(
-          { server, summary, params: req.params as Record<string, unknown>, ...(toolUseId ? { toolUseId } : {}) },
+          {
+            server,
+            summary,
+            params: req.params as Record<string, unknown>,
+            ...(toolUseId ? { toolUseId } : {}),
+          },
           extra.signal,
         )) as never;
       });
@@ -227,7 +250,10 @@ export async function connectMcpServer(
     });
 
   // `session` is declared before open() resolves because setup's handlers read it.
-  let session: { client: Client; kind: TransportKind } = { client: undefined as unknown as Client, kind: 'in-page' };
+  let session: { client: Client; kind: TransportKind } = {
+    client: undefined as unknown as Client,
+    kind: 'in-page',
+  };
   session = await open();
 
   let adapted: AdaptedTools = { tools: [], skipped: [] };
@@ -296,7 +322,9 @@ export async function connectMcpServer(
     closing = true;
     await session.client.close().catch(() => {});
     if (err instanceof McpAuthRequiredError) throw err;
-    throw new Error(`Connected, but listing tools failed: ${httpFailure(config.type === 'http' ? config.url : 'in-page', err)}`);
+    throw new Error(
+      `Connected, but listing tools failed: ${httpFailure(config.type === 'http' ? config.url : 'in-page', err)}`,
+    );
   }
 
   const markLost = (reason: string) => {
@@ -322,7 +350,8 @@ export async function connectMcpServer(
           if (closing || lost) return;
           if (changed) hooks.onToolsChanged(adapted, toolsHash);
         } catch (err) {
-          if (!closing && !lost) console.warn(`tabcode: refreshing the lists of MCP server ${server} failed`, err);
+          if (!closing && !lost)
+            console.warn(`tabcode: refreshing the lists of MCP server ${server} failed`, err);
         }
       } while (again && !closing && !lost);
     })().finally(() => {
@@ -416,7 +445,9 @@ export async function connectMcpServer(
       } catch (err) {
         if (options.signal.aborted) throw err;
         if (err instanceof s.McpError && err.code === s.ErrorCode.RequestTimeout) {
-          throw new Error(`The MCP server ${server} did not answer ${toolName} within ${toolTimeout} ms (timed out).`);
+          throw new Error(
+            `The MCP server ${server} did not answer ${toolName} within ${toolTimeout} ms (timed out).`,
+          );
         }
         throw new Error(
           `The MCP server ${server} failed to run ${toolName}: ${httpFailure(config.type === 'http' ? config.url : 'in-page', err)}`,

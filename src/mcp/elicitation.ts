@@ -15,7 +15,12 @@ export interface ElicitOption {
 }
 
 export type ElicitField =
-  | (FieldBase & { kind: 'text'; format?: 'email' | 'uri' | 'date' | 'date-time'; minLength?: number; maxLength?: number })
+  | (FieldBase & {
+      kind: 'text';
+      format?: 'email' | 'uri' | 'date' | 'date-time';
+      minLength?: number;
+      maxLength?: number;
+    })
   | (FieldBase & { kind: 'number'; integer: boolean; minimum?: number; maximum?: number })
   | (FieldBase & { kind: 'boolean' })
   | (FieldBase & { kind: 'choice'; options: ElicitOption[] })
@@ -37,7 +42,10 @@ export type ElicitValues = Record<string, string | boolean | string[]>;
 function optionsOf(s: Json): ElicitOption[] | null {
   if (Array.isArray(s.enum)) {
     const names = Array.isArray(s.enumNames) ? s.enumNames : [];
-    return s.enum.map((v, i) => ({ value: String(v), label: typeof names[i] === 'string' ? names[i] : String(v) }));
+    return s.enum.map((v, i) => ({
+      value: String(v),
+      label: typeof names[i] === 'string' ? names[i] : String(v),
+    }));
   }
   const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : null;
   if (!list) return null;
@@ -57,7 +65,9 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  */
 export function elicitationFields(schema: unknown): ElicitField[] | null {
   if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return null;
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : [],
+  );
   const fields: ElicitField[] = [];
   for (const [name, raw] of Object.entries(schema.properties)) {
     if (!isObject(raw)) return null;
@@ -81,7 +91,12 @@ export function elicitationFields(schema: unknown): ElicitField[] | null {
         ...(def ? { default: def } : {}),
       });
     } else if (options && (raw.type === 'string' || raw.type === undefined)) {
-      fields.push({ ...base, kind: 'choice', options, ...(raw.default !== undefined ? { default: String(raw.default) } : {}) });
+      fields.push({
+        ...base,
+        kind: 'choice',
+        options,
+        ...(raw.default !== undefined ? { default: String(raw.default) } : {}),
+      });
     } else if (raw.type === 'string') {
       const format = ['email', 'uri', 'date', 'date-time'].includes(String(raw.format))
         ? (raw.format as 'email' | 'uri' | 'date' | 'date-time')
@@ -104,7 +119,11 @@ export function elicitationFields(schema: unknown): ElicitField[] | null {
         ...(num(raw.default) !== undefined ? { default: num(raw.default) } : {}),
       });
     } else if (raw.type === 'boolean') {
-      fields.push({ ...base, kind: 'boolean', ...(typeof raw.default === 'boolean' ? { default: raw.default } : {}) });
+      fields.push({
+        ...base,
+        kind: 'boolean',
+        ...(typeof raw.default === 'boolean' ? { default: raw.default } : {}),
+      });
     } else {
       return null;
     }
@@ -135,7 +154,8 @@ function formatProblem(format: string | undefined, v: string): string | null {
       return 'must be a URL';
     }
   }
-  if (format === 'date' && !(DATE.test(v) && !Number.isNaN(Date.parse(v)))) return 'must be a date (YYYY-MM-DD)';
+  if (format === 'date' && !(DATE.test(v) && !Number.isNaN(Date.parse(v))))
+    return 'must be a date (YYYY-MM-DD)';
   if (format === 'date-time' && Number.isNaN(Date.parse(v))) return 'must be a date and time';
   return null;
 }
@@ -159,8 +179,10 @@ export function elicitationContent(
     if (f.kind === 'multi') {
       const list = Array.isArray(v) ? v.filter((x) => f.options.some((o) => o.value === x)) : [];
       if (f.required && list.length === 0) errors[f.name] = 'choose at least one';
-      else if (f.minItems !== undefined && list.length < f.minItems) errors[f.name] = `choose at least ${f.minItems}`;
-      else if (f.maxItems !== undefined && list.length > f.maxItems) errors[f.name] = `choose at most ${f.maxItems}`;
+      else if (f.minItems !== undefined && list.length < f.minItems)
+        errors[f.name] = `choose at least ${f.minItems}`;
+      else if (f.maxItems !== undefined && list.length > f.maxItems)
+        errors[f.name] = `choose at most ${f.maxItems}`;
       else if (list.length) content[f.name] = list;
       continue;
     }

@@ -10,8 +10,8 @@ import type { McpServerConfig } from './types.ts';
 
 export { adaptMcpTools, inputSchemaProblem } from './adapter.ts';
 export type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
-export type { McpInteraction, McpInteractionAnswer } from './interactions.ts';
 export { inPageServer, MessagePortTransport } from './in-page.ts';
+export type { McpInteraction, McpInteractionAnswer } from './interactions.ts';
 export {
   createMcpManager,
   type McpChange,
@@ -20,7 +20,7 @@ export {
   type McpSampler,
 } from './manager.ts';
 export { mcpToolName, normalizeServerName, parseMcpToolName } from './names.ts';
-export { expandPrompt, type ExpandedPrompt } from './prompts.ts';
+export { type ExpandedPrompt, expandPrompt } from './prompts.ts';
 export { createIdbConfigStore, type McpConfigStore } from './storage.ts';
 export type * from './types.ts';
 

@@ -48,7 +48,10 @@ export interface McpChange {
 }
 
 /** Runs a sampling request on tabcode's model (set by the agent session): the MCP CreateMessageResult. */
-export type McpSampler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+export type McpSampler = (
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;
 
 export interface McpManager extends McpToolSource {
   /**
@@ -81,7 +84,12 @@ export interface McpManager extends McpToolSource {
   /** Prompts of connected servers. */
   prompts(): McpPromptInfo[];
   /** Gets a prompt: the raw prompts/get result. Rejects with a readable reason. */
-  getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<unknown>;
+  getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<unknown>;
   /** Elicitation and sampling requests waiting for the user, oldest first. */
   interactions(): McpInteraction[];
   /** Answers one of them; false when it is no longer pending. */
@@ -254,7 +262,13 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       : {
           elicit: (req, signal) =>
             queue.ask(
-              { kind: 'elicitation', server: req.server, message: req.message, fields: req.fields, ...(req.toolUseId ? { toolUseId: req.toolUseId } : {}) },
+              {
+                kind: 'elicitation',
+                server: req.server,
+                message: req.message,
+                fields: req.fields,
+                ...(req.toolUseId ? { toolUseId: req.toolUseId } : {}),
+              },
               signal,
             ),
         }),
@@ -262,7 +276,12 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       ? {
           sample: async (req, signal) => {
             const answer = await queue.ask(
-              { kind: 'sampling', server: req.server, summary: req.summary, ...(req.toolUseId ? { toolUseId: req.toolUseId } : {}) },
+              {
+                kind: 'sampling',
+                server: req.server,
+                summary: req.summary,
+                ...(req.toolUseId ? { toolUseId: req.toolUseId } : {}),
+              },
               signal,
             );
             if (answer.action !== 'approve') {
@@ -288,7 +307,9 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       if (entry.connection) return entry.connection;
     }
     if (entry.state.status === 'needs-auth') {
-      throw new Error(`The MCP server ${name} needs the user to sign in (the MCP panel has a "Sign in" button). Ask the user to sign in, then try again.`);
+      throw new Error(
+        `The MCP server ${name} needs the user to sign in (the MCP panel has a "Sign in" button). Ask the user to sign in, then try again.`,
+      );
     }
     if (entry.state.status === 'disconnected' && entry.reconnectTimer) {
       // Reconnect now rather than at the next backoff step: someone needs the server.
@@ -318,7 +339,12 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
         else resolve();
       };
       const timer = setTimeout(
-        () => done(new Error(`Nobody signed in to the MCP server ${entry.state.name} within ${Math.round(timeoutMs / 1000)} s.`)),
+        () =>
+          done(
+            new Error(
+              `Nobody signed in to the MCP server ${entry.state.name} within ${Math.round(timeoutMs / 1000)} s.`,
+            ),
+          ),
         timeoutMs,
       );
       signal?.addEventListener('abort', () => done(new Error('The call was interrupted.')), { once: true });
@@ -364,7 +390,8 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     const generation = entry.generation;
     entry.reconnectTimer = setTimeout(() => {
       entry.reconnectTimer = undefined;
-      if (entries.get(entry.state.name) === entry && entry.generation === generation) void connect(entry, true);
+      if (entries.get(entry.state.name) === entry && entry.generation === generation)
+        void connect(entry, true);
     }, delay);
     setState(entry, { status: 'disconnected', toolCount: 0, error: reason, reconnectAt: Date.now() + delay });
   };
@@ -421,23 +448,25 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
           onLog(log) {
             if (!current()) return;
             entry.logs.push(log);
-            if (entry.logs.length > MCP_MAX_LOG_ENTRIES) entry.logs.splice(0, entry.logs.length - MCP_MAX_LOG_ENTRIES);
+            if (entry.logs.length > MCP_MAX_LOG_ENTRIES)
+              entry.logs.splice(0, entry.logs.length - MCP_MAX_LOG_ENTRIES);
             emit(name);
           },
         },
         {
           call: entry.call,
           ...(authProvider ? { authProvider } : {}),
-          ...(browser && authorizer?.automatic
-            ? { signIn: () => runSignIn(browser, authorizer, name) }
-            : {}),
+          ...(browser && authorizer?.automatic ? { signIn: () => runSignIn(browser, authorizer, name) } : {}),
           ...(browser
             ? {
                 reauthorize: async (signal?: AbortSignal) => {
                   if (authorizer?.automatic) return runSignIn(browser, authorizer, name, signal);
                   setState(entry, {
                     status: 'needs-auth',
-                    ...authState(entry, 'The server asks you to sign in again (expired, or it needs more permissions).'),
+                    ...authState(
+                      entry,
+                      'The server asks you to sign in again (expired, or it needs more permissions).',
+                    ),
                   });
                   await waitForSignIn(entry, signal);
                 },
@@ -582,7 +611,8 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
         try {
           await signingIn;
         } catch (err) {
-          const message = err instanceof SignInError ? err.message : `Sign-in did not finish: ${errorText(err)}`;
+          const message =
+            err instanceof SignInError ? err.message : `Sign-in did not finish: ${errorText(err)}`;
           setState(entry, { ...authState(entry, message) });
           return { ...entry.state };
         }

@@ -14,7 +14,12 @@ import { type McpResultBlock, mapContentItem } from './results.ts';
 /** What expansion needs from the manager. */
 export interface PromptSource {
   prompts(): McpPromptInfo[];
-  getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<unknown>;
+  getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<unknown>;
   resources(server?: string): McpResourceInfo[];
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<unknown>;
   servers(): Array<{ name: string; status: string; resourceCount?: number }>;
@@ -62,7 +67,9 @@ export function promptArguments(prompt: McpPromptInfo, text: string): Record<str
   const missing = prompt.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
   if (missing.length) {
     const usage = prompt.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
-    throw new Error(`/${promptCommand(prompt)} needs ${missing.join(', ')}. Usage: /${promptCommand(prompt)} ${usage}`);
+    throw new Error(
+      `/${promptCommand(prompt)} needs ${missing.join(', ')}. Usage: /${promptCommand(prompt)} ${usage}`,
+    );
   }
   return args;
 }
@@ -79,7 +86,8 @@ async function promptContent(result: unknown, server: string): Promise<McpResult
     const items = Array.isArray(m.content) ? m.content : [m.content];
     for (const item of items) {
       const block = await mapContentItem(item, { displayName: 'prompt', server });
-      if (mixed && block.type === 'text') block.text = `${m.role === 'assistant' ? 'Assistant' : 'User'}: ${block.text}`;
+      if (mixed && block.type === 'text')
+        block.text = `${m.role === 'assistant' ? 'Assistant' : 'User'}: ${block.text}`;
       out.push(block);
     }
   }
@@ -87,7 +95,10 @@ async function promptContent(result: unknown, server: string): Promise<McpResult
 }
 
 /** `@server:uri` mentions of servers that offer resources. */
-function findMentions(input: string, servers: Set<string>): Array<{ server: string; uri: string; raw: string }> {
+function findMentions(
+  input: string,
+  servers: Set<string>,
+): Array<{ server: string; uri: string; raw: string }> {
   const out: Array<{ server: string; uri: string; raw: string }> = [];
   for (const m of input.matchAll(/(?:^|\s)@([A-Za-z0-9_-]+):(\S+)/g)) {
     const server = m[1];
@@ -104,10 +115,14 @@ async function resourceBlocks(result: unknown, server: string): Promise<McpResul
   const out: McpResultBlock[] = [];
   let left = MCP_MAX_MENTION_CHARS;
   for (const c of contents) {
-    const block = await mapContentItem({ type: 'resource', resource: c }, { displayName: 'resource', server });
+    const block = await mapContentItem(
+      { type: 'resource', resource: c },
+      { displayName: 'resource', server },
+    );
     if (block.type === 'text') {
       if (left <= 0) break;
-      if (block.text.length > left) block.text = `${block.text.slice(0, left)}\n… [cut at ${MCP_MAX_MENTION_CHARS} characters]`;
+      if (block.text.length > left)
+        block.text = `${block.text.slice(0, left)}\n… [cut at ${MCP_MAX_MENTION_CHARS} characters]`;
       left -= block.text.length;
     }
     out.push(block);
@@ -119,7 +134,11 @@ async function resourceBlocks(result: unknown, server: string): Promise<McpResul
  * Expands `input`: a leading `/mcp__…` prompt command, and `@server:uri` mentions. Input with neither
  * comes back as one text block. Rejects only for a prompt command that cannot run.
  */
-export async function expandPrompt(source: PromptSource, input: string, signal?: AbortSignal): Promise<ExpandedPrompt> {
+export async function expandPrompt(
+  source: PromptSource,
+  input: string,
+  signal?: AbortSignal,
+): Promise<ExpandedPrompt> {
   const content: ExpandedPrompt['content'] = [];
   const expansions: string[] = [];
   const command = /^\/(mcp__[A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/.exec(input.trim());
@@ -136,7 +155,9 @@ export async function expandPrompt(source: PromptSource, input: string, signal?:
     try {
       result = await source.getPrompt(prompt.server, prompt.name, args, signal);
     } catch (err) {
-      throw new Error(`The MCP prompt /${command[1]} failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(
+        `The MCP prompt /${command[1]} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     content.push(...(await promptContent(result, prompt.server)));
     expansions.push(`prompt ${prompt.server}/${prompt.name}`);
@@ -154,11 +175,20 @@ export async function expandPrompt(source: PromptSource, input: string, signal?:
     if (seen.has(mention.raw)) continue;
     seen.add(mention.raw);
     try {
-      const blocks = await resourceBlocks(await source.readResource(mention.server, mention.uri, signal), mention.server);
-      content.push(text(`<mcp-resource server="${mention.server}" uri="${mention.uri}">`), ...blocks, text('</mcp-resource>'));
+      const blocks = await resourceBlocks(
+        await source.readResource(mention.server, mention.uri, signal),
+        mention.server,
+      );
+      content.push(
+        text(`<mcp-resource server="${mention.server}" uri="${mention.uri}">`),
+        ...blocks,
+        text('</mcp-resource>'),
+      );
       expansions.push(mention.raw);
     } catch (err) {
-      content.push(text(`[Could not read ${mention.raw}: ${err instanceof Error ? err.message : String(err)}]`));
+      content.push(
+        text(`[Could not read ${mention.raw}: ${err instanceof Error ? err.message : String(err)}]`),
+      );
     }
   }
   return { content, expansions };

@@ -102,7 +102,9 @@ export function isTextMime(mime: string | undefined): boolean {
   const m = mime.toLowerCase().split(';')[0].trim();
   return (
     m.startsWith('text/') ||
-    /^application\/(json|xml|javascript|ecmascript|x-yaml|yaml|toml|x-sh|sql|graphql|x-www-form-urlencoded)$/.test(m) ||
+    /^application\/(json|xml|javascript|ecmascript|x-yaml|yaml|toml|x-sh|sql|graphql|x-www-form-urlencoded)$/.test(
+      m,
+    ) ||
     m.endsWith('+json') ||
     m.endsWith('+xml')
   );
@@ -152,7 +154,9 @@ async function imageBlock(
 /** Who may see a content item: 'model' (assistant), 'user', or both. */
 function audienceOf(item: Json): { model: boolean; user: boolean } {
   const ann = isObject(item.annotations) ? item.annotations : undefined;
-  const audience = Array.isArray(ann?.audience) ? ann.audience.filter((a) => typeof a === 'string') : undefined;
+  const audience = Array.isArray(ann?.audience)
+    ? ann.audience.filter((a) => typeof a === 'string')
+    : undefined;
   if (!audience || audience.length === 0) return { model: true, user: true };
   return { model: audience.includes('assistant'), user: audience.includes('user') };
 }
@@ -247,7 +251,9 @@ export async function mapCallResult(result: unknown, opts: MapResultOptions): Pr
   }
   // Legacy (protocol 2024-10-07) servers answer { toolResult }.
   if (blocks.length === 0 && r.toolResult !== undefined) {
-    blocks.push(text(typeof r.toolResult === 'string' ? r.toolResult : JSON.stringify(r.toolResult, null, 2)));
+    blocks.push(
+      text(typeof r.toolResult === 'string' ? r.toolResult : JSON.stringify(r.toolResult, null, 2)),
+    );
   }
   const isError = r.isError === true;
   if (blocks.length === 0) {

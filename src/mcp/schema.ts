@@ -65,7 +65,8 @@ function normalizeNode(node: unknown, depth: number, notes: Set<string>): unknow
     const required: Json = {};
     const schemas: Json = {};
     for (const [k, v] of Object.entries(out.dependencies)) (Array.isArray(v) ? required : schemas)[k] = v;
-    if (Object.keys(required).length) out.dependentRequired = { ...(out.dependentRequired as Json), ...required };
+    if (Object.keys(required).length)
+      out.dependentRequired = { ...(out.dependentRequired as Json), ...required };
     if (Object.keys(schemas).length) out.dependentSchemas = { ...(out.dependentSchemas as Json), ...schemas };
     delete out.dependencies;
     notes.add('dependencies (before 2019-09)');
@@ -99,7 +100,8 @@ export function normalizeSchema(schema: Json): NormalizedSchema {
   try {
     return { schema: normalizeNode(schema, 0, notes) as Json, notes: [...notes] };
   } catch (err) {
-    if (err instanceof TooDeep) return { problem: `its inputSchema is nested more than ${MAX_SCHEMA_DEPTH} levels deep` };
+    if (err instanceof TooDeep)
+      return { problem: `its inputSchema is nested more than ${MAX_SCHEMA_DEPTH} levels deep` };
     throw err;
   }
 }
@@ -113,7 +115,8 @@ let validatorPromise: Promise<SchemaValidator> | undefined;
 export function loadSchemaValidator(): Promise<SchemaValidator> {
   validatorPromise ??= import('ajv/dist/2020.js').then((mod) => {
     // The package is CommonJS: the class is the default export (or the module itself).
-    const Ajv2020 = ((mod as { default?: unknown }).default ?? mod) as typeof import('ajv/dist/2020.js').default;
+    const Ajv2020 = ((mod as { default?: unknown }).default ??
+      mod) as typeof import('ajv/dist/2020.js').default;
     const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
     return (schema: Json) => {
       try {

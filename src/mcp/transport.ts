@@ -20,7 +20,14 @@ async function loadSdk() {
     import('@modelcontextprotocol/sdk/types.js'),
     import('@modelcontextprotocol/sdk/client/auth.js'),
   ]);
-  return { ...client, ...streamable, ...sse, ...types, auth: auth.auth, UnauthorizedError: auth.UnauthorizedError };
+  return {
+    ...client,
+    ...streamable,
+    ...sse,
+    ...types,
+    auth: auth.auth,
+    UnauthorizedError: auth.UnauthorizedError,
+  };
 }
 
 export type Sdk = Awaited<ReturnType<typeof loadSdk>>;
@@ -51,7 +58,10 @@ export function httpFailure(url: string, err: unknown): string {
   if (err instanceof TypeError || /fetch failed|Failed to fetch|NetworkError|ECONNREFUSED/i.test(msg)) {
     return `Could not reach ${url} (${msg}). Is the server running, and does it answer CORS requests from this page?`;
   }
-  if (err instanceof SyntaxError || /is not valid JSON|Unexpected token|invalid_union|Invalid input/i.test(msg)) {
+  if (
+    err instanceof SyntaxError ||
+    /is not valid JSON|Unexpected token|invalid_union|Invalid input/i.test(msg)
+  ) {
     return `The server at ${url} sent a malformed JSON-RPC message: ${msg.slice(0, 300)}`;
   }
   const code = (err as { code?: unknown }).code;
@@ -164,18 +174,34 @@ export async function openSession(options: OpenOptions): Promise<OpenSession> {
   }
   const requestInit: RequestInit | undefined = config.headers ? { headers: config.headers } : undefined;
   const authProvider = options.authProvider;
+  // The OAuth client sees the server's answers (a 403 insufficient_scope starts a step-up).
+  const observer = authProvider as { observe?: (res: Response) => void } | undefined;
+  const fetchOption = observer?.observe
+    ? {
+        fetch: async (input: string | URL, init?: RequestInit) => {
+          const res = await fetch(input, init);
+          observer.observe?.(res);
+          return res;
+        },
+      }
+    : {};
   const mode = options.kind ?? (config.transport === 'sse' ? 'sse' : (config.transport ?? 'auto'));
 
   const attempt = async (): Promise<OpenSession> => {
     const viaSse = async (): Promise<Client> =>
       tryConnect(
-        new s.SSEClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) }),
+        new s.SSEClientTransport(url, {
+          requestInit,
+          ...fetchOption,
+          ...(authProvider ? { authProvider } : {}),
+        }),
         `The server at ${url.href} (SSE)`,
       );
     if (mode === 'sse') return { client: await viaSse(), kind: 'sse' };
     try {
       const transport = new s.StreamableHTTPClientTransport(url, {
         requestInit,
+        ...fetchOption,
         ...(authProvider ? { authProvider } : {}),
       });
       return { client: await tryConnect(transport, `The server at ${url.href}`), kind: 'streamable-http' };

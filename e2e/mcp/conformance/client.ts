@@ -20,10 +20,10 @@ import type { ToolUseBlockParam } from '../../../src/core/messages.ts';
 import { defaultCanUseTool, prepareCall, runToolCall } from '../../../src/core/tool-execution.ts';
 import { elicitationContent, initialValues } from '../../../src/mcp/elicitation.ts';
 import { createMcpManager } from '../../../src/mcp/manager.ts';
-import type { AuthorizationResponse, McpAuthorizer } from '../../../src/mcp/oauth/provider.ts';
 import { createMemoryAuthStore } from '../../../src/mcp/oauth/store.ts';
 import type { McpOAuthConfig } from '../../../src/mcp/types.ts';
 import type { Sandbox } from '../../../src/sandbox/sandbox.ts';
+import { headlessAuthorizer as createHeadlessAuthorizer } from '../oauth-server.ts';
 
 /** Connect timeout of the driver's server (the suite gives each scenario 30 s). */
 const DRIVER_CONNECT_TIMEOUT_MS = 28_000;
@@ -32,24 +32,7 @@ const REDIRECT_URI = 'http://localhost:3000/callback';
 /** The client ID metadata document URL the suite's authorization servers accept (SEP-991). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
-/** The user agent of a sign-in, headless: one GET, the redirect's query read, never followed. */
-const headlessAuthorizer: McpAuthorizer = {
-  automatic: true,
-  async authorize(url): Promise<AuthorizationResponse> {
-    const res = await fetch(url, { redirect: 'manual' });
-    await res.body?.cancel();
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`The authorization endpoint answered ${res.status} without a redirect.`);
-    const q = new URL(location, url).searchParams;
-    const get = (k: string) => q.get(k) ?? undefined;
-    return {
-      ...(get('code') ? { code: get('code') } : {}),
-      ...(get('state') ? { state: get('state') } : {}),
-      ...(get('error') ? { error: get('error') } : {}),
-      ...(get('error_description') ? { errorDescription: get('error_description') } : {}),
-    };
-  },
-};
+const headlessAuthorizer = createHeadlessAuthorizer();
 
 /** The OAuth config a scenario's context calls for (credentials the suite hands the client). */
 function oauthConfig(scenario: string, ctx: Record<string, string>): McpOAuthConfig | undefined {

@@ -69,7 +69,10 @@ export function createPopupAuthorizer(options: PopupAuthorizerOptions = {}): Mcp
       const popup = win.open(url.href, `tabcode-oauth-${server}`, 'popup,width=520,height=720');
       if (!popup) {
         try {
-          win.localStorage.setItem(OAUTH_RETURN_KEY, JSON.stringify({ url: win.location.href, at: Date.now() }));
+          win.localStorage.setItem(
+            OAUTH_RETURN_KEY,
+            JSON.stringify({ url: win.location.href, at: Date.now() }),
+          );
         } catch {
           // Without storage the page cannot come back to finish; the sign-in will simply be asked again.
         }
@@ -87,7 +90,14 @@ export function createPopupAuthorizer(options: PopupAuthorizerOptions = {}): Mcp
           fn();
         };
         const timer = setTimeout(
-          () => finish(() => reject(new Error(`The sign-in window did not come back within ${Math.round(timeoutMs / 60_000)} minutes.`))),
+          () =>
+            finish(() =>
+              reject(
+                new Error(
+                  `The sign-in window did not come back within ${Math.round(timeoutMs / 60_000)} minutes.`,
+                ),
+              ),
+            ),
           timeoutMs,
         );
         channel.onmessage = (event: MessageEvent) => {
@@ -97,9 +107,13 @@ export function createPopupAuthorizer(options: PopupAuthorizerOptions = {}): Mcp
           take(state);
           finish(() => resolve(response));
         };
-        signal?.addEventListener('abort', () => finish(() => reject(new Error('The sign-in was cancelled.'))), {
-          once: true,
-        });
+        signal?.addEventListener(
+          'abort',
+          () => finish(() => reject(new Error('The sign-in was cancelled.'))),
+          {
+            once: true,
+          },
+        );
       });
     },
   };

@@ -33,7 +33,10 @@ async function exchangeIdToken(
     }),
   });
   const text = await res.text();
-  if (!res.ok) throw new Error(`The identity provider refused the token exchange (HTTP ${res.status}): ${text.slice(0, 300)}`);
+  if (!res.ok)
+    throw new Error(
+      `The identity provider refused the token exchange (HTTP ${res.status}): ${text.slice(0, 300)}`,
+    );
   let token: unknown;
   try {
     token = (JSON.parse(text) as { access_token?: unknown }).access_token;
@@ -54,7 +57,9 @@ export async function crossAppAccessProvider(
   fetchFn: typeof fetch,
 ): Promise<OAuthClientProvider> {
   if (!config.clientId || !config.clientSecret) {
-    throw new Error('Cross-app access needs the clientId and clientSecret registered with the authorization server.');
+    throw new Error(
+      'Cross-app access needs the clientId and clientSecret registered with the authorization server.',
+    );
   }
   const { discoverOAuthServerInfo } = await import('@modelcontextprotocol/sdk/client/auth.js');
   let saved: OAuthTokens | undefined;

@@ -68,7 +68,11 @@ export async function runSignIn(
   const url = provider.pendingUrl;
   if (!url) throw new SignInError(`No sign-in is under way for ${server}: reconnect the server first.`);
   const state = provider.expectedState();
-  const response = await authorizer.authorize(url, { server, state: state ?? '', ...(signal ? { signal } : {}) });
+  const response = await authorizer.authorize(url, {
+    server,
+    state: state ?? '',
+    ...(signal ? { signal } : {}),
+  });
   const code = checkAuthorizationResponse(response, state);
   await exchangeCode(provider, code, fetchFn);
 }

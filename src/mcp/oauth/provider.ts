@@ -60,6 +60,15 @@ export interface McpAuthEnv {
 /** Thrown when a URL the authorization server gave is not one a user agent may be sent to. */
 export class UnsafeAuthorizationUrlError extends Error {}
 
+/** True when the space-separated `granted` scopes include every one of `wanted`. */
+function coversScope(granted: string | undefined, wanted: string): boolean {
+  const have = new Set((granted ?? '').split(/\s+/).filter(Boolean));
+  return wanted
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((s) => have.has(s));
+}
+
 /** A random URL-safe string (the OAuth `state`). */
 function randomState(): string {
   const bytes = new Uint8Array(24);
@@ -80,6 +89,8 @@ export class BrowserOAuthProvider implements OAuthClientProvider {
   private loaded?: Promise<void>;
   /** The authorization URL of the sign-in under way. */
   pendingUrl?: URL;
+  /** The scope a 403 insufficient_scope asked for, until tokens carrying it are saved (step-up). */
+  private stepUpScope?: string;
 
   constructor(
     readonly serverUrl: string,
@@ -151,12 +162,29 @@ export class BrowserOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.record.tokens;
+    const tokens = this.record.tokens;
+    // Step-up: a refresh cannot widen a grant, so while the server wants a scope the tokens lack, the
+    // SDK is not offered the refresh token and starts a new authorization with that scope instead.
+    if (tokens?.refresh_token && this.stepUpScope && !coversScope(tokens.scope, this.stepUpScope)) {
+      const { refresh_token: _, ...rest } = tokens;
+      return rest;
+    }
+    return tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     await this.save({ tokens, tokensSavedAt: Date.now(), codeVerifier: undefined, state: undefined });
     this.pendingUrl = undefined;
+    this.stepUpScope = undefined;
+  }
+
+  /** Sees every response of the server: a 403 insufficient_scope records the scope it asks for. */
+  observe(response: Response): void {
+    if (response.status !== 403) return;
+    const header = response.headers.get('www-authenticate') ?? '';
+    if (!/error="?insufficient_scope"?/i.test(header)) return;
+    const scope = /scope="([^"]*)"/i.exec(header)?.[1];
+    if (scope) this.stepUpScope = scope;
   }
 
   redirectToAuthorization(url: URL): void {
@@ -227,7 +255,8 @@ export async function nonInteractiveProvider(
         ...(config.scope ? { scope: config.scope } : {}),
       });
     }
-    if (!config.clientSecret) throw new Error('The client_credentials grant needs a clientSecret or a privateKeyPem.');
+    if (!config.clientSecret)
+      throw new Error('The client_credentials grant needs a clientSecret or a privateKeyPem.');
     return new ext.ClientCredentialsProvider({
       clientId: config.clientId,
       clientSecret: config.clientSecret,
