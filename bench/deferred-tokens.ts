@@ -8,7 +8,11 @@
 import { estimateTokens, linearizePrompt } from '../e2e/mock-api/cache.ts';
 import { startMockApi } from '../e2e/mock-api/server.ts';
 import { createSchemaCache } from '../src/core/api-schema.ts';
-import { withDeferredToolsAnnouncement } from '../src/core/deferred-tools.ts';
+import {
+  deferredToolsReminder,
+  partitionPool,
+  withDeferredToolsAnnouncement,
+} from '../src/core/deferred-tools.ts';
 import type { MessageParam } from '../src/core/messages.ts';
 import { createAnthropicClient } from '../src/core/model/anthropic.ts';
 import { buildRequestBody, type RequestBody } from '../src/core/request.ts';
@@ -81,7 +85,20 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     const announcement = estimateTokens(reminder);
     const ratio = d.tools / e.tools;
     const withAnnouncement = (d.tools + announcement) / e.tools;
+    // The announcement itself: one full name per line (the form before grouping) vs grouped by server.
+    const names = partitionPool(deferredPool)
+      .deferred.map((t) => t.name)
+      .sort();
+    const perLine = [
+      '<system-reminder>',
+      'These deferred tools can be loaded with ToolSearch. Only their names are known: call ToolSearch (e.g. "select:<name>", or keywords) to load a tool before calling it.',
+      ...names,
+      '</system-reminder>',
+    ].join('\n');
+    const grouped = deferredToolsReminder(new Set(), names) ?? '';
+    const bytes = (t: string) => new TextEncoder().encode(t).length;
     return [
+      `announcement of ${names.length} deferred tools: one name per line ${fmt(bytes(perLine))} bytes (${fmt(estimateTokens(perLine))} tokens) → grouped by server ${fmt(bytes(grouped))} bytes (${fmt(estimateTokens(grouped))} tokens), ${((bytes(grouped) / bytes(perLine)) * 100).toFixed(1)} %`,
       `catalogue: ${entries.length} MCP tools + ${builtIns.length} built-ins; tokens = ⌈chars / 4⌉ per block (the mock's count_tokens)`,
       ...table(
         [

@@ -8,6 +8,7 @@
  * calling them; an alwaysLoad tool is sent from the start.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { announcedDeferredTools } from '../src/core/deferred-tools.ts';
 import { type EverythingServer, startEverythingServer } from './mcp/everything.ts';
 import { type McpHttpHost, startMcpHttpHost } from './mcp/http-host.ts';
 import { ALWAYS_LOAD_TOOL, createManyToolsServer, type ManyToolsServer } from './mcp/many-tools-server.ts';
@@ -149,7 +150,9 @@ test('the page connects to a 240-tool MCP server; the model finds a tool with To
   const first = toolNames(0);
   expect(first).toContain('ToolSearch');
   expect(first.filter((n) => n.startsWith('mcp__'))).toEqual([forecast]);
-  expect(JSON.stringify(api.requests[0].body.messages)).toContain('mcp__many__crm_delete_deal'); // announced
+  expect(
+    announcedDeferredTools(api.requests[0].body.messages as never).has('mcp__many__crm_delete_deal'),
+  ).toBe(true);
   expect(toolNames(1)).toContain(wanted);
   expect(many.calls.slice(-2)).toEqual(
     expect.arrayContaining([
@@ -179,8 +182,8 @@ test('server-everything, a broken server and a dead one: tools work, text and im
   api.script([
     (req) => {
       // The deferred tools are announced by name in the messages once their servers are connected.
-      const announced = JSON.stringify(req.body.messages);
-      const ready = announced.includes('mcp__everything__echo') && announced.includes('mcp__quirky__flaky');
+      const announced = announcedDeferredTools(req.body.messages as never);
+      const ready = announced.has('mcp__everything__echo') && announced.has('mcp__quirky__flaky');
       return {
         content: ready
           ? [{ type: 'tool_use', id: 'toolu_search', name: 'ToolSearch', input: { query: load } }]
@@ -219,8 +222,9 @@ test('server-everything, a broken server and a dead one: tools work, text and im
   await waitIdle(page);
 
   expect(api.requests.map((r) => r.status)).toEqual([200, 200, 200]);
-  const announced = JSON.stringify(api.requests[0].body.messages);
-  expect(announced).not.toContain('mcp__dead__');
+  const announced = [...announcedDeferredTools(api.requests[0].body.messages as never)];
+  expect(announced.filter((n) => n.startsWith('mcp__dead__'))).toEqual([]);
+  expect(announced).toContain('mcp__quirky__flaky');
   expect(announced).not.toContain('mcp__quirky__string_schema'); // malformed schema: skipped
   expect(toolNames(1)).toEqual(
     expect.arrayContaining([

@@ -4,6 +4,7 @@ import { createSchemaCache } from './api-schema.ts';
 import { TOOL_SEARCH_TOOL_NAME } from './constants.ts';
 import {
   announcedDeferredTools,
+  announcementLines,
   createDeferredToolsState,
   DEFERRED_TOOLS_ADDED_HEADER,
   DEFERRED_TOOLS_HEADER,
@@ -64,7 +65,7 @@ describe('announcements in the transcript', () => {
     let messages = withDeferredToolsAnnouncement([user('hi')], [search, tool('Read'), ...gh]);
     const first = reminderOf(messages[0]);
     expect(first).toBe(
-      `<system-reminder>\n${DEFERRED_TOOLS_HEADER}\nmcp__gh__create_issue\nmcp__gh__list_issues\n</system-reminder>`,
+      `<system-reminder>\n${DEFERRED_TOOLS_HEADER}\nmcp__gh__: create_issue, list_issues\n</system-reminder>`,
     );
     // Nothing changed: no new reminder, same array.
     const again = [...messages, { role: 'assistant', content: 'ok' } as MessageParam, user('next')];
@@ -73,7 +74,7 @@ describe('announcements in the transcript', () => {
     // fs connects, gh leaves: one reminder with both deltas.
     messages = withDeferredToolsAnnouncement(again, [search, ...fs]);
     expect(reminderOf(messages[2])).toBe(
-      `<system-reminder>\n${DEFERRED_TOOLS_ADDED_HEADER}\nmcp__fs__read_file\n${DEFERRED_TOOLS_REMOVED_HEADER}\nmcp__gh__create_issue\nmcp__gh__list_issues\n</system-reminder>`,
+      `<system-reminder>\n${DEFERRED_TOOLS_ADDED_HEADER}\nmcp__fs__: read_file\n${DEFERRED_TOOLS_REMOVED_HEADER}\nmcp__gh__: create_issue, list_issues\n</system-reminder>`,
     );
     expect([...announcedDeferredTools(messages)]).toEqual(['mcp__fs__read_file']);
     // Earlier messages keep their bytes; the input was not mutated.
@@ -171,5 +172,37 @@ describe('the mode, in words for the Usage panel', () => {
     };
     expect(isToolReferenceRejection(err)).toBe(true);
     expect(isToolReferenceRejection({ status: 400, message: 'max_tokens: Field required' })).toBe(false);
+  });
+});
+
+describe('the announcement form', () => {
+  it('groups MCP tools by server, keeps other deferred tools one per line, and reads both forms back', () => {
+    const names = ['Notebook', 'mcp__a-b__x', 'mcp__a-b__y_z', 'mcp__gh__create_issue', 'mcp__my__srv__tool'];
+    expect(announcementLines(names)).toEqual([
+      'Notebook',
+      'mcp__a-b__: x, y_z',
+      'mcp__gh__: create_issue',
+      'mcp__my__: srv__tool',
+    ]);
+    const pool = [
+      search,
+      ...names.map((n) =>
+        n.startsWith('mcp__') ? tool(n, { isMcp: true }) : tool(n, { shouldDefer: true }),
+      ),
+    ];
+    const messages = withDeferredToolsAnnouncement([user('hi')], pool);
+    expect([...announcedDeferredTools(messages)].sort()).toEqual([...names].sort());
+    // A transcript from before the grouping (one full name per line) still reads back, and its deltas apply.
+    const old: MessageParam = user(
+      '<system-reminder>\nThese deferred tools can be loaded with ToolSearch. Only their names are known: call ToolSearch (e.g. "select:<name>", or keywords) to load a tool before calling it.\nmcp__gh__create_issue\nmcp__gh__list_issues\n</system-reminder>',
+    );
+    expect([...announcedDeferredTools([old])]).toEqual(['mcp__gh__create_issue', 'mcp__gh__list_issues']);
+    const next = withDeferredToolsAnnouncement(
+      [old, { role: 'assistant', content: 'ok' }, user('go')],
+      [search, mcp('gh', 'create_issue')],
+    );
+    expect(reminderOf(next[2])).toBe(
+      `<system-reminder>\n${DEFERRED_TOOLS_REMOVED_HEADER}\nmcp__gh__: list_issues\n</system-reminder>`,
+    );
   });
 });

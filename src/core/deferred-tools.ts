@@ -68,12 +68,56 @@ const REMINDER_OPEN = '<system-reminder>';
 const REMINDER_CLOSE = '</system-reminder>';
 /** Heads the first announcement (every deferred tool). */
 export const DEFERRED_TOOLS_HEADER =
-  'These deferred tools can be loaded with ToolSearch. Only their names are known: call ToolSearch (e.g. "select:<name>", or keywords) to load a tool before calling it.';
+  'These deferred tools can be loaded with ToolSearch. Only their names are known: call ToolSearch (e.g. "select:<name>", or keywords) to load a tool before calling it. MCP tools are listed by server: "mcp__<server>__: a, b" names mcp__<server>__a and mcp__<server>__b.';
 /** Heads a delta of tools that became available. */
 export const DEFERRED_TOOLS_ADDED_HEADER = 'More deferred tools can now be loaded with ToolSearch:';
 /** Heads a delta of tools that went away. */
 export const DEFERRED_TOOLS_REMOVED_HEADER =
   'These deferred tools are no longer available (their MCP server disconnected); do not call them:';
+/** The header of the first announcement before names were grouped by server (still read back). */
+const UNGROUPED_HEADER =
+  'These deferred tools can be loaded with ToolSearch. Only their names are known: call ToolSearch (e.g. "select:<name>", or keywords) to load a tool before calling it.';
+
+/** `mcp__<server>__: a, b` — one server's tools on one line (tool names never hold ", " or ": "). */
+const GROUP_LINE = /^(mcp__.+?__): (.+)$/;
+const MCP_NAME = /^(mcp__.+?__)(.+)$/;
+
+/** The names one announcement line stands for: a server group, or one name (older transcripts, built-ins). */
+function namesOfLine(line: string): string[] {
+  const group = GROUP_LINE.exec(line);
+  if (!group) return [line];
+  return group[2].split(', ').map((tool) => `${group[1]}${tool}`);
+}
+
+/**
+ * Announcement lines for `names` (sorted): MCP tools grouped by their `mcp__<server>__` prefix, one line
+ * per server, in name order; other deferred tools one per line. 62 % of the bytes of one full name per
+ * line on the 644-tool bench catalogue (bench/deferred-tokens.ts), and as unambiguous; deltas use the
+ * same form, so earlier reminders keep their bytes.
+ */
+export function announcementLines(names: readonly string[]): string[] {
+  const lines: string[] = [];
+  let prefix: string | undefined;
+  let tools: string[] = [];
+  const flush = () => {
+    if (prefix !== undefined) lines.push(`${prefix}: ${tools.join(', ')}`);
+    prefix = undefined;
+    tools = [];
+  };
+  for (const name of names) {
+    const m = MCP_NAME.exec(name);
+    if (!m) {
+      flush();
+      lines.push(name);
+      continue;
+    }
+    if (m[1] !== prefix) flush();
+    prefix = m[1];
+    tools.push(m[2]);
+  }
+  flush();
+  return lines;
+}
 
 /** The deferred tool names the transcript has announced so far (adds and removals replayed in order). */
 export function announcedDeferredTools(messages: readonly MessageParam[]): Set<string> {
@@ -85,11 +129,16 @@ export function announcedDeferredTools(messages: readonly MessageParam[]): Set<s
       let section: 'add' | 'remove' | undefined;
       for (const raw of block.text.split('\n')) {
         const line = raw.trim();
-        if (line === DEFERRED_TOOLS_HEADER || line === DEFERRED_TOOLS_ADDED_HEADER) section = 'add';
+        if (
+          line === DEFERRED_TOOLS_HEADER ||
+          line === UNGROUPED_HEADER ||
+          line === DEFERRED_TOOLS_ADDED_HEADER
+        )
+          section = 'add';
         else if (line === DEFERRED_TOOLS_REMOVED_HEADER) section = 'remove';
         else if (line === REMINDER_OPEN || line === REMINDER_CLOSE || line === '') continue;
-        else if (section === 'add') names.add(line);
-        else if (section === 'remove') names.delete(line);
+        else if (section === 'add') for (const n of namesOfLine(line)) names.add(n);
+        else if (section === 'remove') for (const n of namesOfLine(line)) names.delete(n);
       }
     }
   }
@@ -98,7 +147,8 @@ export function announcedDeferredTools(messages: readonly MessageParam[]): Set<s
 
 /**
  * The reminder that brings the announced names in line with `current`, or null when nothing changed.
- * The first one lists every name; later ones list only what was added and what was removed.
+ * The first one lists every name; later ones list only what was added and what was removed (grouped by
+ * server, see announcementLines).
  */
 export function deferredToolsReminder(
   announced: ReadonlySet<string>,
@@ -109,10 +159,10 @@ export function deferredToolsReminder(
   const removed = [...announced].filter((n) => !now.has(n)).sort();
   if (added.length === 0 && removed.length === 0) return null;
   const lines = [REMINDER_OPEN];
-  if (announced.size === 0) lines.push(DEFERRED_TOOLS_HEADER, ...added);
+  if (announced.size === 0) lines.push(DEFERRED_TOOLS_HEADER, ...announcementLines(added));
   else {
-    if (added.length) lines.push(DEFERRED_TOOLS_ADDED_HEADER, ...added);
-    if (removed.length) lines.push(DEFERRED_TOOLS_REMOVED_HEADER, ...removed);
+    if (added.length) lines.push(DEFERRED_TOOLS_ADDED_HEADER, ...announcementLines(added));
+    if (removed.length) lines.push(DEFERRED_TOOLS_REMOVED_HEADER, ...announcementLines(removed));
   }
   lines.push(REMINDER_CLOSE);
   return lines.join('\n');

@@ -126,7 +126,7 @@ describe('deferred MCP tools in the loop', () => {
     expect(api.requests.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const announced = lastText(api.requests[1].body.messages.at(-1) as MessageParam);
     expect(announced).toBe(
-      `<system-reminder>\n${DEFERRED_TOOLS_HEADER}\nmcp__gh__create_issue\nmcp__gh__list_issues\n</system-reminder>`,
+      `<system-reminder>\n${DEFERRED_TOOLS_HEADER}\nmcp__gh__: create_issue, list_issues\n</system-reminder>`,
     );
     // The server's arrival changed no tool bytes; the discovered tool is appended, deferred.
     expect(toolsOf(1)).toBe(toolsOf(0));
@@ -145,7 +145,7 @@ describe('deferred MCP tools in the loop', () => {
     await run([...messages, user('and now?')]);
     const delta = lastText(api.requests[4].body.messages.at(-1) as MessageParam);
     expect(delta).toBe(
-      `<system-reminder>\n${DEFERRED_TOOLS_ADDED_HEADER}\nmcp__fs__read_file\n${DEFERRED_TOOLS_REMOVED_HEADER}\nmcp__gh__create_issue\nmcp__gh__list_issues\n</system-reminder>`,
+      `<system-reminder>\n${DEFERRED_TOOLS_ADDED_HEADER}\nmcp__fs__: read_file\n${DEFERRED_TOOLS_REMOVED_HEADER}\nmcp__gh__: create_issue, list_issues\n</system-reminder>`,
     );
     expect(api.requests[4].status).toBe(200);
     expect(toolsOf(4)).toBe(toolsOf(3));
