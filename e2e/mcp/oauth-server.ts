@@ -136,7 +136,7 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
       const q = url.searchParams;
       const client = clients.get(q.get('client_id') ?? '');
       const redirect = q.get('redirect_uri') ?? '';
-      if (!client || !client.redirect_uris.includes(redirect)) {
+      if (!client?.redirect_uris.includes(redirect)) {
         res.writeHead(400, { 'content-type': 'text/plain' }).end('unknown client or redirect_uri');
         return;
       }

@@ -68,6 +68,7 @@ const BASE_TOOLS: Tool[] = [
   { name: 'huge_image', description: 'Returns an 8 MB PNG.', inputSchema: obj() },
   { name: 'ask_model', description: 'Asks the client to sample the model.', inputSchema: obj() },
   { name: 'list_roots', description: "Lists the client's roots.", inputSchema: obj() },
+  { name: 'add_note', description: 'Adds a note resource (resources/list_changed).', inputSchema: obj() },
   {
     name: 'storm',
     description: 'Sends many tools/list_changed notifications (and adds one tool).',
@@ -98,6 +99,7 @@ export function createRichServer(options: { instructions?: string } = {}): RichS
   const roots: unknown[] = [];
   let listings = 0;
   let extraTools: Tool[] = [];
+  let notes = 1;
   const sessions = new Set<Server>();
   return {
     elicited,
@@ -206,6 +208,10 @@ export function createRichServer(options: { instructions?: string } = {}): RichS
             roots.push(res.roots);
             return { content: [{ type: 'text', text: JSON.stringify(res.roots) }] };
           }
+          case 'add_note':
+            notes++;
+            await server.sendResourceListChanged();
+            return { content: [{ type: 'text', text: `note ${notes} added` }] };
           case 'storm': {
             extraTools = [{ name: 'after_storm', description: 'Added by the storm.', inputSchema: obj() }];
             const count = Number(args.count ?? 100);
@@ -219,6 +225,11 @@ export function createRichServer(options: { instructions?: string } = {}): RichS
       server.setRequestHandler(ListResourcesRequestSchema, async () => ({
         resources: [
           { uri: 'memo://notes/1', name: 'note-1', title: 'First note', mimeType: 'text/markdown' },
+          ...Array.from({ length: notes - 1 }, (_, i) => ({
+            uri: `memo://notes/${i + 2}`,
+            name: `note-${i + 2}`,
+            mimeType: 'text/markdown',
+          })),
           { uri: 'memo://logo.png', name: 'logo', mimeType: 'image/png' },
           { uri: 'memo://data.bin', name: 'data', mimeType: 'application/octet-stream' },
         ],

@@ -45,12 +45,24 @@ async function run(name: string, input: Record<string, unknown>) {
 describe('server-everything over Streamable HTTP', () => {
   it('connects and lists its tools with their annotations', async () => {
     const state = await manager.addServer({ type: 'http', name: 'everything', url: everything.url });
-    expect(state).toMatchObject({ status: 'connected', transport: 'streamable-http', skipped: [] });
+    expect(state).toMatchObject({
+      status: 'connected',
+      transport: 'streamable-http',
+      // The one tool that needs the experimental tasks feature is not offered, and says why.
+      skipped: [{ name: 'simulate-research-query', reason: expect.stringMatching(/can only run as a task/) }],
+    });
     expect(state.serverInfo?.name).toMatch(/everything/);
     const names = manager.tools().map((t) => t.name);
-    for (const n of ['echo', 'get-sum', 'get-tiny-image', 'get-resource-links', 'get-structured-content']) {
+    const offered = ['echo', 'get-sum', 'get-tiny-image', 'get-resource-links', 'get-structured-content'];
+    // Declared capabilities (elicitation, roots) make the server show the tools that use them.
+    for (const n of [...offered, 'get-roots-list', 'trigger-elicitation-request']) {
       expect(names).toContain(`mcp__everything__${n}`);
     }
+    // Sampling is offered only once the session gives the manager a model; URL elicitation never.
+    expect(names).not.toContain('mcp__everything__trigger-sampling-request');
+    expect(names).not.toContain('mcp__everything__trigger-url-elicitation');
+    expect(state.resourceCount).toBeGreaterThan(0);
+    expect(state.promptCount).toBeGreaterThan(0);
     expect(state.toolCount).toBe(names.length);
     expect(tool('echo').isReadOnly()).toBe(true);
     expect(tool('echo').isConcurrencySafe()).toBe(true);
@@ -74,6 +86,18 @@ describe('server-everything over Streamable HTTP', () => {
 
     const links = await run('get-resource-links', { count: 2 });
     expect(String(links.content)).toMatch(/\[Resource link: .+ <demo:\/\/resource\//);
+    expect(String(links.content)).toContain('Read it with ReadMcpResource {"server": "everything"');
+
+    // Roots are the workspace; a form request is answered from the interactions queue.
+    expect(String((await run('get-roots-list', {})).content)).toContain('file:///home/user/project');
+    const off = manager.onChange(() => {
+      const ask = manager.interactions()[0];
+      if (ask?.kind === 'elicitation') {
+        off();
+        manager.answer(ask.id, { action: 'decline' });
+      }
+    });
+    expect(String((await run('trigger-elicitation-request', {})).content)).toMatch(/declin/i);
   });
 
   it('a bad input is answered by the server as a tool error; the connection stays up', async () => {
