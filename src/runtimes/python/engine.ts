@@ -220,7 +220,10 @@ export class PythonEngine {
       code = typeof result === 'number' ? result : 1;
     } catch (err) {
       // Python code cannot get here (runner.py catches everything): the interpreter itself failed.
-      this.broken = `the Python engine failed and restarts for the next run: ${err instanceof Error ? err.message.split('\n').slice(-3).join(' ').trim() : String(err)}`;
+      const message = err instanceof Error ? err.message : String(err);
+      this.broken = /Maximum call stack size exceeded/.test(message)
+        ? 'RecursionError: the program recursed deeper than the browser allows (past sys.setrecursionlimit); the Python engine restarts for the next run'
+        : `the Python engine failed and restarts for the next run: ${message.split('\n').slice(-3).join(' ').trim()}`;
       code = 1;
     } finally {
       state.flushAll();

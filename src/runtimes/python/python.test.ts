@@ -129,6 +129,10 @@ describe('python3 in the just-bash sandbox', () => {
     expect(pkg.stderr).toContain("ModuleNotFoundError: No module named 'numpy'");
     expect(pkg.stderr).toContain('standard library only');
     expect((await run('python3 -z')).exitCode).toBe(2);
+    const deep = await run(`python3 -c "def f(n): return f(n + 1)
+f(0)"`);
+    expect(deep.exitCode).toBe(1);
+    expect(deep.stderr).toContain('RecursionError: maximum recursion depth exceeded');
   });
 
   it('reads stdin: data for the program, or the program itself', async () => {
