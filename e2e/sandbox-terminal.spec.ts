@@ -86,10 +86,11 @@ test('just-bash: a line editor that runs each line, with the agent runs marked',
   await onScreen(page, /user@tabcode:~\/src\$ half typed\s*$/);
   await page.keyboard.press('Control+U');
 
-  // Ctrl-C stops a running command; just-bash hands over its output when it ends, so `before` shows then.
+  // Output shows as each command ends (live output), so `before` is there while `sleep` runs; Ctrl-C
+  // stops the running command.
   await page.keyboard.type('echo before; sleep 100');
   await page.keyboard.press('Enter');
-  await expect.poll(() => rows(page)).toMatch(/sleep 100$/);
+  await expect.poll(() => rows(page)).toMatch(/sleep 100\nbefore$/);
   await page.waitForTimeout(300);
   await page.keyboard.press('Control+C');
   await onScreen(page, /^before\nCommand interrupted$/m);
