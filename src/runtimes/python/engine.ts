@@ -57,11 +57,13 @@ type PyCallable = ((...args: unknown[]) => unknown) & { destroy?(): void };
 class Run {
   private buf = { stdout: '', stderr: '' };
   private firstPendingAt = 0;
+  /** When output was last sent (a write after a quiet spell goes out at once). */
+  private lastSent = -Infinity;
   private lastFsFlush = performance.now();
   private readonly decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
   stdin: Uint8Array;
   stdinPos = 0;
-  /** The memory limit was passed (KeyboardInterrupt was raised in the program for it). */
+  /** The memory limit was passed (runner.py raised MemoryError in the program for it). */
   outOfMemory = false;
 
   constructor(
@@ -81,7 +83,10 @@ class Run {
     const other = stream === 'stdout' ? 'stderr' : 'stdout';
     if (this.buf[other]) this.flushOutput();
     this.buf[stream] += text;
-    if (this.buf[stream].length > FLUSH_CHARS) this.flushOutput();
+    // A write after a quiet spell goes out at once: the program may now sleep or compute in C code,
+    // where no signal check comes to send it. Writes in quick succession are batched.
+    if (this.buf[stream].length > FLUSH_CHARS || performance.now() - this.lastSent >= FLUSH_INTERVAL_MS)
+      this.flushOutput();
     else this.flushIfDue();
   }
 
@@ -100,6 +105,7 @@ class Run {
   }
 
   private flushOutput(): void {
+    this.lastSent = performance.now();
     for (const stream of ['stdout', 'stderr'] as const) {
       if (this.buf[stream]) {
         this.io.output(stream, this.buf[stream]);
