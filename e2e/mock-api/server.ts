@@ -24,6 +24,7 @@ import {
 import { requestId } from './ids.ts';
 import { buildMessage, resolveTurn, TurnQueue } from './script.ts';
 import { errorEvent, formatEvent, messageEvents, type SseEvent } from './sse.ts';
+import { checkContextWindow, checkThinking, ThinkingSignatures } from './thinking.ts';
 import type { Fault, MessagesBody, MockApi, MockApiOptions, RecordedRequest, TurnSpec } from './types.ts';
 import { checkToolSearchBeta, validateMessagesRequest, visibleToolNames } from './validate.ts';
 
@@ -40,6 +41,9 @@ export const MOCK_MODELS: Anthropic.ModelInfo[] = [
   model('claude-haiku-4-5', 'Claude Haiku 4.5', '2025-10-15T00:00:00Z'),
   model('claude-sonnet-4-5', 'Claude Sonnet 4.5', '2025-09-29T00:00:00Z'),
 ];
+
+/** The context window the models list reports when the server enforces none. */
+export const DEFAULT_MOCK_CONTEXT_WINDOW = 200_000;
 
 function model(id: string, display_name: string, created_at: string): Anthropic.ModelInfo {
   return { type: 'model', id, display_name, created_at } as Anthropic.ModelInfo;
@@ -66,6 +70,13 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     lookback: options.cache?.lookback,
   });
   const requests: RecordedRequest[] = [];
+  const signatures = new ThinkingSignatures();
+  /** Models as listed, with the context window this server enforces (when it enforces one). */
+  const models = MOCK_MODELS.map((m) => ({
+    ...m,
+    max_input_tokens: options.contextWindow ?? DEFAULT_MOCK_CONTEXT_WINDOW,
+    max_tokens: 64_000,
+  }));
 
   const server = createServer((req, res) => {
     const rid = requestId();
@@ -107,7 +118,11 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       validateMessagesRequest(parsed, { countTokens, toolReference: options.toolReference }) ??
       (options.requireToolSearchBeta === false || options.toolReference === false
         ? null
-        : checkToolSearchBeta(parsed, req.headers['anthropic-beta']));
+        : checkToolSearchBeta(parsed, req.headers['anthropic-beta'])) ??
+      (countTokens
+        ? null
+        : (checkThinking(parsed as Json, signatures) ??
+          checkContextWindow(estimateInputTokens(parsed as Json), options.contextWindow)));
     return invalid ? { error: invalidRequest(invalid) } : { body: parsed as Json };
   }
 
@@ -177,6 +192,8 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       fault?.kind === 'cut_stream' && !spec.content?.length ? CUT_DEFAULT_CONTENT : spec.content;
     const message = buildMessage({ ...spec, content }, String(body.model), cache.account(body));
     record.response = message;
+    for (const block of message.content)
+      if (block.type === 'thinking') signatures.issue(block.signature, block.thinking);
 
     if (!record.stream) {
       record.status = 200;
@@ -243,16 +260,16 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     const query = new URL(req.url ?? '/', 'http://mock').searchParams;
     const limit = Math.max(1, Math.min(1000, Number(query.get('limit') ?? 20) || 20));
     let start = 0;
-    let end = MOCK_MODELS.length;
+    let end = models.length;
     const after = query.get('after_id');
     const before = query.get('before_id');
-    if (after) start = MOCK_MODELS.findIndex((m) => m.id === after) + 1;
+    if (after) start = models.findIndex((m) => m.id === after) + 1;
     if (before)
       end = Math.max(
         0,
-        MOCK_MODELS.findIndex((m) => m.id === before),
+        models.findIndex((m) => m.id === before),
       );
-    let page = MOCK_MODELS.slice(start, end);
+    let page = models.slice(start, end);
     const hasMore = page.length > limit;
     page = before ? page.slice(-limit) : page.slice(0, limit);
     sendJson(req, res, rid, 200, {
@@ -264,7 +281,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
   }
 
   function getModel(req: IncomingMessage, res: ServerResponse, rid: string, id: string): void {
-    const found = MOCK_MODELS.find((m) => m.id === decodeURIComponent(id));
+    const found = models.find((m) => m.id === decodeURIComponent(id));
     if (found) sendJson(req, res, rid, 200, found);
     else sendError(req, res, rid, notFound(`model: ${decodeURIComponent(id)}`));
   }
@@ -290,6 +307,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       queue.clear();
       requests.length = 0;
       cache.clear();
+      signatures.clear();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -127,6 +127,12 @@ export interface MockApiOptions {
    * referenced) fails the request with a 400 `[mock] ...` (not retried), so tests catch a client that forgot to load it.
    */
   checkToolVisibility?: boolean;
+  /**
+   * The context window (input tokens, estimated as the cache model does): a request over it gets the
+   * real API's 400 `prompt is too long: N tokens > M maximum`, and the models list reports it as
+   * `max_input_tokens`. Default: no limit (listed as 200k).
+   */
+  contextWindow?: number;
 }
 
 /** A running mock server. */

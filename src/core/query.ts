@@ -6,11 +6,17 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { SchemaCache } from './api-schema.ts';
+import { type ContextTracker, recordUsage } from './compaction/estimate.ts';
+import { type ContextSettings, manageContext } from './compaction/manage.ts';
+import { isPromptTooLong } from './compaction/summarize.ts';
 import {
   INTERRUPT_MESSAGE,
   INTERRUPT_MESSAGE_FOR_TOOL_USE,
+  MAX_REPEATED_TOOL_FAILURES,
+  MAX_STOP_HOOK_CONTINUES,
   MAX_STREAM_RETRIES,
   MAX_TURNS,
+  REPEATED_FAILURE_MESSAGE,
   STREAM_RETRY_BASE_MS,
 } from './constants.ts';
 import type { ToolUseContext } from './context.ts';
@@ -24,6 +30,7 @@ import {
   withDeferredToolsAnnouncement,
 } from './deferred-tools.ts';
 import type { QueryEvent } from './events.ts';
+import { RepeatedFailures } from './loop-guard.ts';
 import {
   ensureToolResultPairing,
   type MessageParam,
@@ -34,7 +41,7 @@ import {
 import { classifyStreamError, isRetryableStreamError } from './model/anthropic.ts';
 import { streamMessages } from './model/beta-stream.ts';
 import { runToolCalls } from './orchestration.ts';
-import { buildRequestBody, requestBetas } from './request.ts';
+import { buildRequestBody, requestBetas, type ThinkingSetting } from './request.ts';
 import type { AnyTool } from './tool.ts';
 import { type CanUseToolFn, defaultCanUseTool, type ResultProcessor } from './tool-execution.ts';
 import type { ResultSpiller } from './tool-results.ts';
@@ -65,6 +72,18 @@ export interface QueryParams {
   deferredTools?: DeferredToolsState;
   /** Spills large results to storage: per tool, then per message budget. */
   resultSpiller?: ResultSpiller;
+  /** Extended thinking with this budget; absent: off. */
+  thinking?: ThinkingSetting;
+  /**
+   * Context management (the window, auto-compaction): old tool results cleared and the conversation
+   * summarized before a request that would pass the threshold, and once after a "prompt is too long".
+   * Absent: none.
+   */
+  contextSettings?: ContextSettings;
+  /** The session's measurement of its context, updated after every reply (kept across turns). */
+  contextTracker?: ContextTracker;
+  /** The loop guard: this many identical failing calls end the turn (default MAX_REPEATED_TOOL_FAILURES; 0: off). */
+  maxRepeatedFailures?: number;
 }
 
 export type QueryEndReason = Extract<QueryEvent, { type: 'turn-end' }>['reason'];
@@ -104,17 +123,16 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
 
   /** Stream retries of the current request (reset once a reply completes). */
   let streamRetries = 0;
-  for (let turn = 1; turn <= maxTurns; turn++) {
-    if (signal().aborted) {
-      yield interrupt(false);
-      yield { type: 'turn-end', reason: 'interrupted' };
-      return { messages, reason: 'interrupted', context };
-    }
-    const pool = currentPool();
+  /** A "prompt is too long" was answered with a compaction once this turn: the next one ends it. */
+  let overflowCompacted = false;
+  /** Times a Stop hook sent the model back to work. */
+  let stopContinues = 0;
+  const failures = new RepeatedFailures(params.maxRepeatedFailures ?? MAX_REPEATED_TOOL_FAILURES);
+  const build = (pool: readonly AnyTool[]) => {
     // Deferred tools that came or went are announced in the transcript itself (tools stay byte-stable).
     messages = withDeferredToolsAnnouncement(ensureToolResultPairing(messages), pool);
     const toSend = params.prepareMessages ? params.prepareMessages(messages) : messages;
-    const body = buildRequestBody({
+    return buildRequestBody({
       model: params.model,
       maxTokens: params.maxTokens,
       systemPrompt: params.systemPrompt,
@@ -123,7 +141,54 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
       schemaCache: params.schemaCache,
       cacheTtl: params.cacheTtl,
       deferral,
+      thinking: params.thinking,
     });
+  };
+  /** Clears and compacts when needed (or when forced); says whether the transcript was replaced. */
+  async function* manage(
+    pool: readonly AnyTool[],
+    body: ReturnType<typeof build>,
+    force?: 'overflow',
+  ): AsyncGenerator<QueryEvent, { changed: boolean }> {
+    if (!params.contextSettings) return { changed: false };
+    const managed = yield* manageContext({
+      settings: params.contextSettings,
+      tracker: params.contextTracker,
+      body,
+      messages,
+      force,
+      compact: {
+        client: params.client,
+        model: params.model,
+        systemPrompt: params.systemPrompt,
+        pool,
+        schemaCache: params.schemaCache,
+        deferral,
+        cacheTtl: params.cacheTtl,
+        thinking: params.thinking,
+        signal: signal(),
+      },
+    });
+    if (managed.changed) {
+      messages = managed.messages;
+      if (params.contextTracker) params.contextTracker.measured = undefined;
+    }
+    return managed;
+  }
+  for (let turn = 1; turn <= maxTurns; turn++) {
+    if (signal().aborted) {
+      yield interrupt(false);
+      yield { type: 'turn-end', reason: 'interrupted' };
+      return { messages, reason: 'interrupted', context };
+    }
+    const pool = currentPool();
+    let body = build(pool);
+    if ((yield* manage(pool, body)).changed) body = build(pool);
+    if (signal().aborted) {
+      yield interrupt(false);
+      yield { type: 'turn-end', reason: 'interrupted' };
+      return { messages, reason: 'interrupted', context };
+    }
     context = { ...context, options: { ...context.options, tools: pool, runtime: runtimeOf(params) } };
     yield { type: 'request-start', turn };
 
@@ -144,7 +209,13 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
             yield { type: 'message-start', messageId: ev.message.id, model: ev.message.model };
             break;
           case 'content_block_start':
-            if (ev.content_block.type === 'tool_use') {
+            if (ev.content_block.type === 'thinking' || ev.content_block.type === 'redacted_thinking') {
+              yield {
+                type: 'thinking-start',
+                index: ev.index,
+                redacted: ev.content_block.type === 'redacted_thinking',
+              };
+            } else if (ev.content_block.type === 'tool_use') {
               toolIds.set(ev.index, ev.content_block.id);
               yield {
                 type: 'tool-use-start',
@@ -157,6 +228,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
           case 'content_block_delta':
             if (ev.delta.type === 'text_delta')
               yield { type: 'text-delta', index: ev.index, text: ev.delta.text };
+            else if (ev.delta.type === 'thinking_delta')
+              yield { type: 'thinking-delta', index: ev.index, text: ev.delta.thinking };
             else if (ev.delta.type === 'input_json_delta') {
               yield {
                 type: 'tool-input-delta',
@@ -186,6 +259,20 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
         turn--;
         continue;
       }
+      if (!overflowCompacted && params.contextSettings && isPromptTooLong(err)) {
+        // Over the window: compact once and send the turn again. A second refusal ends the turn.
+        overflowCompacted = true;
+        const managed = yield* manage(pool, body, 'overflow');
+        if (signal().aborted) {
+          yield interrupt(false);
+          yield { type: 'turn-end', reason: 'interrupted' };
+          return { messages, reason: 'interrupted', context };
+        }
+        if (managed.changed) {
+          turn--;
+          continue;
+        }
+      }
       const error = classifyStreamError(err, started);
       if (isRetryableStreamError(error) && streamRetries < MAX_STREAM_RETRIES) {
         // The reply stopped partway and nothing of it ran: the same request goes again after a wait.
@@ -204,6 +291,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
 
     const assistant: MessageParam = { role: 'assistant', content: final.content.map(responseBlockToParam) };
     messages.push(assistant);
+    if (params.contextTracker) recordUsage(params.contextTracker, final.usage, messages.length);
     yield { type: 'message-end', message: assistant, stopReason: final.stop_reason, usage: final.usage };
 
     const uses = toolUses(assistant);
@@ -214,6 +302,20 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
         return { messages, reason: 'interrupted', context };
       }
       const reason = endReason(final.stop_reason);
+      if (reason === 'end_turn' && context.hooks && stopContinues < MAX_STOP_HOOK_CONTINUES) {
+        // Stop hooks may send the model back to work, with their reason as its instruction.
+        const stop = await context.hooks.run(
+          { hook_event_name: 'Stop', stop_hook_active: stopContinues > 0 },
+          { signal: signal(), cwd: context.options.cwd, permissionMode: context.options.permissionMode },
+        );
+        for (const report of stop.reports) yield { type: 'hook-result', report };
+        if (stop.blocked !== undefined && stop.stop === undefined && !signal().aborted) {
+          stopContinues++;
+          messages = withUserText(messages, `Stop hook feedback: ${stop.blocked}`);
+          yield { type: 'user-message', message: messages[messages.length - 1] };
+          continue;
+        }
+      }
       yield { type: 'turn-end', reason };
       return { messages, reason, context };
     }
@@ -252,6 +354,15 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
       yield interrupt(true);
       yield { type: 'turn-end', reason: 'interrupted' };
       return { messages, reason: 'interrupted', context };
+    }
+    const repeated = failures.record(uses, results);
+    if (repeated) {
+      // The same call keeps failing the same way: stop here rather than burn tokens on it.
+      messages = withUserText(messages, REPEATED_FAILURE_MESSAGE);
+      yield { type: 'user-message', message: messages[messages.length - 1] };
+      yield { type: 'loop-guard', ...repeated };
+      yield { type: 'turn-end', reason: 'repeated_failure' };
+      return { messages, reason: 'repeated_failure', context };
     }
     yield { type: 'user-message', message: messages[messages.length - 1] };
   }

@@ -13,7 +13,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { type CachedToolSchema, type SchemaCache, toolToAPISchema } from './api-schema.ts';
-import { MAX_CACHE_BREAKPOINTS } from './constants.ts';
+import { MAX_CACHE_BREAKPOINTS, MIN_THINKING_BUDGET_TOKENS, THINKING_ANSWER_TOKENS } from './constants.ts';
 import {
   createDeferredToolsState,
   type DeferredToolsState,
@@ -43,6 +43,30 @@ export interface BuildRequestParams {
    * Definitions of the discovered tools sent are remembered in it.
    */
   deferral?: DeferredToolsState;
+  /** Extended thinking with this budget; absent: off. */
+  thinking?: ThinkingSetting;
+}
+
+/** Extended thinking on, with a budget of output tokens for it (at least MIN_THINKING_BUDGET_TOKENS). */
+export interface ThinkingSetting {
+  budgetTokens: number;
+}
+
+/**
+ * The `thinking` and `max_tokens` of a request: the budget raised to the API's minimum, and max_tokens
+ * raised above the budget when it would not leave THINKING_ANSWER_TOKENS for the answer (the API refuses
+ * a budget that is not below max_tokens).
+ */
+export function thinkingParams(
+  maxTokens: number,
+  thinking: ThinkingSetting | undefined,
+): { max_tokens: number; thinking?: Anthropic.ThinkingConfigEnabled } {
+  if (!thinking) return { max_tokens: maxTokens };
+  const budget = Math.max(MIN_THINKING_BUDGET_TOKENS, Math.floor(thinking.budgetTokens));
+  return {
+    max_tokens: Math.max(maxTokens, budget + THINKING_ANSWER_TOKENS),
+    thinking: { type: 'enabled', budget_tokens: budget },
+  };
 }
 
 export type RequestBody = Anthropic.MessageCreateParamsStreaming;
@@ -153,7 +177,7 @@ export function buildRequestBody(p: BuildRequestParams): RequestBody {
   }
   return {
     model: p.model,
-    max_tokens: p.maxTokens,
+    ...thinkingParams(p.maxTokens, p.thinking),
     ...(tools.length ? { tools } : {}),
     system,
     messages,
