@@ -28,7 +28,7 @@ import { normalizeServerName } from './names.ts';
 import { checkAuthorizationResponse, exchangeCode, runSignIn, SignInError } from './oauth/flow.ts';
 import { BrowserOAuthProvider, type McpAuthEnv, nonInteractiveProvider } from './oauth/provider.ts';
 import { createMemoryAuthStore } from './oauth/store.ts';
-import type { ImageDownscaler } from './results.ts';
+import { type ImageDownscaler, type McpResultBlock, mapResourceContents } from './results.ts';
 import { loadSchemaValidator } from './schema.ts';
 import type { McpConfigStore } from './storage.ts';
 import { McpAuthRequiredError } from './transport.ts';
@@ -81,6 +81,8 @@ export interface McpManager extends McpToolSource {
   resources(server?: string): McpResourceInfo[];
   /** Reads a resource: the raw resources/read result. Rejects with a readable reason. */
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<unknown>;
+  /** Reads a resource as content blocks for the model (text, images, notes for other blobs). */
+  readResourceContent(server: string, uri: string, signal?: AbortSignal): Promise<McpResultBlock[]>;
   /** Prompts of connected servers. */
   prompts(): McpPromptInfo[];
   /** Gets a prompt: the raw prompts/get result. Rejects with a readable reason. */
@@ -662,6 +664,15 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     async readResource(server, uri, signal) {
       const e = connectedEntry(server);
       return e.connection.readResource(uri, signal);
+    },
+    async readResourceContent(server, uri, signal) {
+      const e = connectedEntry(server);
+      const raw = await e.connection.readResource(uri, signal);
+      return mapResourceContents(raw, {
+        displayName: `The resource ${uri}`,
+        server: e.state.name,
+        ...(options.downscale ? { downscale: options.downscale } : {}),
+      });
     },
     prompts() {
       const out: McpPromptInfo[] = [];

@@ -9,7 +9,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { MCP_MAX_MENTION_CHARS } from '../core/constants.ts';
 import type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
 import { normalizeNamePart } from './names.ts';
-import { type McpResultBlock, mapContentItem } from './results.ts';
+import { type McpResultBlock, mapContentItem, mapResourceContents } from './results.ts';
 
 /** What expansion needs from the manager. */
 export interface PromptSource {

@@ -208,6 +208,18 @@ export async function mapContentItem(item: unknown, opts: MapResultOptions): Pro
   }
 }
 
+/**
+ * A resources/read result → blocks: each content as an embedded resource would be (text, decoded text
+ * blobs, images, notes for other blobs). Never throws.
+ */
+export async function mapResourceContents(result: unknown, opts: MapResultOptions): Promise<McpResultBlock[]> {
+  const r = isObject(result) ? result : {};
+  const contents = Array.isArray(r.contents) ? r.contents : [];
+  const out: McpResultBlock[] = [];
+  for (const c of contents) out.push(await mapContentItem({ type: 'resource', resource: c }, opts));
+  return out.length ? out : [text(`${opts.displayName} has no contents.`)];
+}
+
 /** JSON with object keys sorted, to compare values regardless of key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>

@@ -11,7 +11,10 @@ import { EditTool } from './edit/edit.ts';
 import { GlobTool } from './glob/glob.ts';
 import { GrepTool } from './grep/grep.ts';
 import { KillShellTool } from './kill-shell/kill-shell.ts';
+import { createListMcpResourcesTool } from './list-mcp-resources/list-mcp-resources.ts';
 import { ReadTool } from './read/read.ts';
+import { createReadMcpResourceTool } from './read-mcp-resource/read-mcp-resource.ts';
+import type { McpResourceSource } from './shared/mcp-resource-source.ts';
 import { createToolSearchTool, type ToolSearchOptions, ToolSearchTool } from './tool-search/tool-search.ts';
 import { WriteTool } from './write/write.ts';
 
@@ -25,9 +28,13 @@ if (__FEATURE_POWERSHELL__) {
  * Every built-in tool of this build, enabled or not. ToolSearch is always there, deferred tools or not:
  * adding it only when the first MCP server connects would change `tools` and bust the prompt cache of
  * everything after it, while it costs a few hundred (cached) tokens. `toolSearch` configures it (e.g.
- * the MCP manager's `connectingServers`).
+ * the MCP manager's `connectingServers`). `mcpResources` (the MCP manager) adds ListMcpResources and
+ * ReadMcpResource, deferred and enabled while a connected server has resources.
  */
-export function getAllBaseTools(options: { toolSearch?: ToolSearchOptions } = {}): AnyTool[] {
+export function getAllBaseTools(
+  options: { toolSearch?: ToolSearchOptions; mcpResources?: McpResourceSource } = {},
+): AnyTool[] {
+  const resources = options.mcpResources;
   const toolSearch = options.toolSearch ? createToolSearchTool(options.toolSearch) : ToolSearchTool;
   return [
     BashTool,
@@ -40,6 +47,7 @@ export function getAllBaseTools(options: { toolSearch?: ToolSearchOptions } = {}
     toolSearch,
     WriteTool,
     ...gatedTools,
+    ...(resources ? [createListMcpResourcesTool(resources), createReadMcpResourceTool(resources)] : []),
   ];
 }
 
