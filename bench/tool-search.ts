@@ -6,13 +6,14 @@
  * stage, and memory.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { AnyTool } from '../src/core/tool.ts';
 import { gapWords } from '../src/tools/tool-search/ranking.ts';
 import { indexFor, rankDeferred } from '../src/tools/tool-search/search.ts';
 import type { SemanticStage } from '../src/tools/tool-search/semantic.ts';
 import { createInProcessSemanticStage } from '../src/tools/tool-search/semantic-stage.ts';
-import { STEMMER } from '../src/tools/tool-search/stem.ts';
+import { type StemFn, setStemmer } from '../src/tools/tool-search/stem.ts';
 import { type CatalogueEntry, loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
 import { median, table } from './stats.ts';
 import {
@@ -57,6 +58,17 @@ async function tabcodeSearch(
   return rankDeferred(tools, query, limit, expansions).map((g) => [g.tool, ...g.copies].map(ownName));
 }
 
+/** The Porter2 stemmer of `wink-porter2-stemmer` when it is installed (or at TOOL_SEARCH_STEMMER_PATH). */
+function porter2(root: string): StemFn | undefined {
+  try {
+    const req = createRequire(join(root, 'package.json'));
+    const fn = req(process.env.TOOL_SEARCH_STEMMER_PATH ?? 'wink-porter2-stemmer') as unknown;
+    return typeof fn === 'function' ? (fn as StemFn) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function tableBytes(root: string): Uint8Array {
   return new Uint8Array(readFileSync(join(root, 'src/tools/tool-search/vectors/word-vectors.bin')));
 }
@@ -73,8 +85,14 @@ export async function run(ctx: BenchContext): Promise<string[]> {
   const known = new Set(full.map((e) => e.tool));
   const queries = [...liveMcpBenchQueries(dataDir, known), ...metaToolQueries(dataDir)];
   const lines: string[] = [
-    `${split.toUpperCase()} split only (by hash of task id / query; tuning used the other part). Catalogues: ${full.length} MCP tools (LiveMCPBench + GitHub MCP + reference servers), MetaTool ${meta.length}. Stemmer: ${STEMMER}.`,
+    `${split.toUpperCase()} split only (by hash of task id / query; tuning used the other part). Catalogues: ${full.length} MCP tools (LiveMCPBench + GitHub MCP + reference servers), MetaTool ${meta.length}.`,
   ];
+  const p2 = porter2(ctx.root);
+  lines.push(
+    p2
+      ? 'Stemmers: built-in light stemmer (tabcode rows), and Porter2 from wink-porter2-stemmer (its own row).'
+      : 'Stemmer: built-in light stemmer (wink-porter2-stemmer is not installed: no Porter2 row).',
+  );
 
   const rows: string[][] = [];
   const goals: string[] = [];
@@ -96,8 +114,18 @@ export async function run(ctx: BenchContext): Promise<string[]> {
       ['plain BM25', evaluate(qs, asSlots(bm25Ranker(entries)))],
       ['regex', evaluate(qs, asSlots(regexRanker(entries)))],
     ];
+    if (p2) {
+      setStemmer(p2);
+      const porterTools = tools.slice();
+      const porterStage = createInProcessSemanticStage(async () => tableBytes(ctx.root));
+      const withPorter = new Map<string, Slots>();
+      for (const q of qs) withPorter.set(q.text, await tabcodeSearch(porterTools, q.text, porterStage));
+      setStemmer(undefined);
+      results.splice(1, 0, ['tabcode, Porter2 stemmer', evaluate(qs, (t) => withPorter.get(t) ?? [])]);
+    }
     for (const [n, m] of results) rows.push([name, String(m.n), n, q3(m.r1), q3(m.r5), q3(m.mrr10)]);
-    const gain = results[0][1].r5 - results[2][1].r5;
+    const bm25 = results.find(([n]) => n === 'plain BM25')?.[1] ?? results[0][1];
+    const gain = results[0][1].r5 - bm25.r5;
     goals.push(
       `${name} ${gain >= 0 ? '+' : ''}${gain.toFixed(3)} (${gain >= 0.15 ? 'goal +0.15 met' : 'goal +0.15 NOT met'})`,
     );

@@ -1,8 +1,12 @@
 /**
- * English stemming for ToolSearch. The stemmer is the Porter2 (Snowball English) stemmer of the
- * `wink-porter2-stemmer` package when it is installed (picked up at build time: Vite's glob import
- * resolves to nothing when the package is absent, so the build never breaks on it); without it, a small
- * suffix stripper that folds the forms tool text uses most (plurals, -ing, -ed, -ation, a final e).
+ * English stemming for ToolSearch: a small suffix stripper that folds the forms tool text uses most
+ * (plurals, -ing, -ed, -ation, a final e), or another stemmer given with setStemmer.
+ *
+ * Measured (bench/tool-search.ts, tuning split): the Porter2 / Snowball English stemmer of
+ * `wink-porter2-stemmer@2.0.1` ranked worse than this one on every source (MetaTool recall@5 0.624 vs
+ * 0.647, LiveMCPBench steps 0.704 vs 0.778): it conflates more ("generate"/"general" → "gener"-like
+ * stems, "university" → "univers") and tool text is short. So the built-in stays the default; the
+ * benchmark prints a Porter2 row whenever that package is installed.
  * Either way the ranking also folds a stem with its longer relatives (./ranking.ts: "notif" with
  * "notifi", "regist" with "registr"), which no suffix stemmer joins.
  *
@@ -13,16 +17,28 @@
 /** Words longer than this are not stemmed (no English word needs it; keeps the cost per token bounded). */
 export const STEM_MAX_WORD_LENGTH = 30;
 
-type StemFn = (word: string) => string;
+/** Most distinct words kept in the memo (tool catalogues have a few thousand). */
+const MEMO_LIMIT = 50_000;
+const memo = new Map<string, string>();
 
-const installed = import.meta.glob<StemFn>('/node_modules/wink-porter2-stemmer/src/wink-porter2-stemmer.js', {
-  eager: true,
-  import: 'default',
-});
-const porter2: StemFn | undefined = Object.values(installed).find((f) => typeof f === 'function');
+export type StemFn = (word: string) => string;
 
-/** Which stemmer is in use: 'porter2' (the package) or 'light' (the built-in fallback). */
-export const STEMMER: 'porter2' | 'light' = porter2 ? 'porter2' : 'light';
+let external: StemFn | undefined;
+
+/**
+ * Uses `fn` (e.g. the default export of `wink-porter2-stemmer`) as the stemmer from now on, or the
+ * built-in one again with undefined. For the app's entry (once the package is a dependency) and for
+ * benchmarks; indexes built before keep their terms.
+ */
+export function setStemmer(fn: StemFn | undefined): void {
+  external = fn;
+  memo.clear();
+}
+
+/** Which stemmer is in use: 'external' (given to setStemmer) or 'light' (the built-in one). */
+export function stemmerInUse(): 'external' | 'light' {
+  return external ? 'external' : 'light';
+}
 
 const LIGHT_RULES: [RegExp, string][] = [
   [/ational$/, 'ate'],
@@ -55,10 +71,6 @@ export function lightStem(word: string): string {
   return w;
 }
 
-const memo = new Map<string, string>();
-/** Most distinct words kept in the memo (tool catalogues have a few thousand). */
-const MEMO_LIMIT = 50_000;
-
 /** The stem of a lower-case word; words that are not plain a–z (or too short or too long) come back as they are. */
 export function stem(word: string): string {
   if (word.length <= 3 || word.length > STEM_MAX_WORD_LENGTH) return word;
@@ -69,7 +81,7 @@ export function stem(word: string): string {
     if (c < 97 || c > 122) return word;
   }
   try {
-    s = porter2 ? porter2(word) : lightStem(word);
+    s = external ? external(word) : lightStem(word);
   } catch {
     s = lightStem(word);
   }
