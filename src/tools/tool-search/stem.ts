@@ -4,8 +4,9 @@
  *
  * Measured (bench/tool-search.ts, tuning split): the Porter2 / Snowball English stemmer of
  * `wink-porter2-stemmer@2.0.1` ranked worse than this one on every source (MetaTool recall@5 0.624 vs
- * 0.647, LiveMCPBench steps 0.704 vs 0.778): it conflates more ("generate"/"general" → "gener"-like
- * stems, "university" → "univers") and tool text is short. So the built-in stays the default; the
+ * 0.647, LiveMCPBench steps 0.704 vs 0.778): it conflates words of different meaning ("university" and
+ * "universe" → univers, "organization" and "organ" → organ, "experiment" and "experience" → experi),
+ * which costs more on short tool text than the forms it joins gain. So the built-in stays the default; the
  * benchmark prints a Porter2 row whenever that package is installed.
  * Either way the ranking also folds a stem with its longer relatives (./ranking.ts: "notif" with
  * "notifi", "regist" with "registr"), which no suffix stemmer joins.
