@@ -12,7 +12,7 @@ import {
 import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
 import { createDeferredToolsState, type ToolSearchSetting } from '../core/deferred-tools.ts';
 import { features } from '../core/features.ts';
-import { ensureToolResultPairing, type MessageParam } from '../core/messages.ts';
+import { type ContentBlockParam, ensureToolResultPairing, type MessageParam } from '../core/messages.ts';
 import { createAnthropicClient, DEFAULT_BASE_URL } from '../core/model/anthropic.ts';
 import { createCanUseTool, recordAllowAlways } from '../core/permissions/can-use-tool.ts';
 import { type PermissionSettingsStorage, PermissionStore } from '../core/permissions/store.ts';
@@ -22,7 +22,7 @@ import { createDefaultStore, type KeyValueStore } from '../core/storage.ts';
 import { buildSystemPrompt, today } from '../core/system-prompt.ts';
 import type { AnyTool } from '../core/tool.ts';
 import { createResultSpiller, createSpillStore } from '../core/tool-results.ts';
-import { createDefaultMcpManager, type McpManager } from '../mcp/index.ts';
+import { createDefaultMcpManager, createMcpSampler, expandPrompt, type McpManager } from '../mcp/index.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { type OpenSandboxOptions, openSandbox } from '../sandbox/select.ts';
 import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
@@ -140,9 +140,32 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const opened = options.sandbox ? undefined : await openSandbox(options.openSandbox);
   const sandbox = options.sandbox ?? (opened as NonNullable<typeof opened>).sandbox;
   const mcp = options.mcp === undefined ? createDefaultMcpManager() : (options.mcp ?? undefined);
+  // MCP sampling runs on the session's model, and only for requests the user approved (the manager asks).
+  mcp?.setSampler(
+    createMcpSampler(
+      (req, signal) =>
+        createAnthropicClient({
+          apiKey: currentApiKey(),
+          baseURL: settings.baseURL,
+          fetch: measuringFetch,
+        }).messages.create(
+          {
+            model: settings.model,
+            max_tokens: req.maxTokens,
+            messages: req.messages,
+            ...(req.system ? { system: req.system } : {}),
+            ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+            ...(req.stopSequences ? { stop_sequences: req.stopSequences } : {}),
+          },
+          { signal },
+        ),
+      () => settings.maxTokens,
+    ),
+  );
   // ToolSearch names servers still connecting when nothing matches.
   const baseTools = getAllBaseTools({
     toolSearch: { connectingServers: () => mcp?.connectingServers() ?? [] },
+    ...(mcp ? { mcpResources: mcp } : {}),
   });
   const embedRules = options.permissions?.rules;
   const permissions = new PermissionStore({
@@ -238,9 +261,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     }
   };
 
+  /** The key requests carry: the user's, or the placeholder a proxy replaces. */
+  function currentApiKey(): string {
+    return settings.apiKey || (options.keyless || usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
+  }
+
   const runTurn = async (prompt: string): Promise<void> => {
-    const apiKey =
-      settings.apiKey || (options.keyless || usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
+    const apiKey = currentApiKey();
     if (!apiKey) {
       emit({
         type: 'error',
@@ -259,8 +286,22 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       abortController,
       options: { ...context.options, tools, model: settings.model, permissionMode: settings.permissionMode },
     };
-    // What the sandbox noticed since the last turn (e.g. a preview page's errors) goes with the prompt.
-    const notes = sandbox.takeReminders();
+    // MCP: a /mcp__<server>__<prompt> command and @server:uri mentions are expanded into what is sent.
+    let content: ContentBlockParam[] = [{ type: 'text', text: prompt }];
+    if (mcp) {
+      try {
+        content = (await expandPrompt(mcp, prompt, abortController.signal)).content;
+      } catch (err) {
+        emit({
+          type: 'error',
+          error: { kind: 'invalid_request', message: err instanceof Error ? err.message : String(err) },
+        });
+        return;
+      }
+    }
+    // What the sandbox noticed since the last turn (e.g. a preview page's errors) goes with the prompt,
+    // and so do the instructions of MCP servers that connected since.
+    const notes = [...sandbox.takeReminders(), ...(mcp?.takeReminders() ?? [])];
     if (userEdits.size > 0) {
       notes.push(userEditsReminder([...userEdits]));
       userEdits.clear();
@@ -269,7 +310,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       type: 'text' as const,
       text: `<system-reminder>\n${r}\n</system-reminder>`,
     }));
-    transcript = [...transcript, { role: 'user', content: [...reminders, { type: 'text', text: prompt }] }];
+    transcript = [...transcript, { role: 'user', content: [...reminders, ...content] }];
     emit({ type: 'run-start', prompt });
     const client = createAnthropicClient({ apiKey, baseURL: settings.baseURL, fetch: measuringFetch });
     const systemPrompt = buildSystemPrompt({

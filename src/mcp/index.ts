@@ -21,6 +21,7 @@ export {
 } from './manager.ts';
 export { mcpToolName, normalizeServerName, parseMcpToolName } from './names.ts';
 export { type ExpandedPrompt, expandPrompt } from './prompts.ts';
+export { createMcpSampler, type RunModel, type SamplingRequest } from './sampling.ts';
 export { createIdbConfigStore, type McpConfigStore } from './storage.ts';
 export type * from './types.ts';
 

@@ -212,7 +212,10 @@ export async function mapContentItem(item: unknown, opts: MapResultOptions): Pro
  * A resources/read result → blocks: each content as an embedded resource would be (text, decoded text
  * blobs, images, notes for other blobs). Never throws.
  */
-export async function mapResourceContents(result: unknown, opts: MapResultOptions): Promise<McpResultBlock[]> {
+export async function mapResourceContents(
+  result: unknown,
+  opts: MapResultOptions,
+): Promise<McpResultBlock[]> {
   const r = isObject(result) ? result : {};
   const contents = Array.isArray(r.contents) ? r.contents : [];
   const out: McpResultBlock[] = [];
