@@ -4,7 +4,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { CacheUsage } from './cache.ts';
 import { estimateTokens } from './cache.ts';
-import { messageId, toolUseId } from './ids.ts';
+import { messageId, randomId, toolUseId } from './ids.ts';
 import type { RecordedRequest, ScriptedBlock, ScriptedTurn, TurnSpec } from './types.ts';
 
 /** The text answered when the script has no turn left. */
@@ -49,9 +49,26 @@ export async function resolveTurn(
   return { spec, exhausted: false };
 }
 
-/** A scripted block as the API's content block (tool_use ids filled in). */
-function toContentBlock(block: ScriptedBlock): Anthropic.ContentBlock {
+/**
+ * A scripted block as the API's content block (tool_use ids filled in). `lastServerUse` is the id of the
+ * nearest server_tool_use before it (a result block without its own tool_use_id answers that one).
+ */
+function toContentBlock(block: ScriptedBlock, lastServerUse: () => string): Anthropic.ContentBlock {
   switch (block.type) {
+    case 'server_tool_use':
+      return {
+        type: 'server_tool_use',
+        id: block.id ?? randomId('srvtoolu_'),
+        name: block.name,
+        input: block.input ?? {},
+      } as unknown as Anthropic.ContentBlock;
+    case 'web_search_tool_result':
+    case 'web_fetch_tool_result':
+      return {
+        type: block.type,
+        tool_use_id: block.tool_use_id ?? lastServerUse(),
+        content: block.content,
+      } as unknown as Anthropic.ContentBlock;
     case 'text':
       return { type: 'text', text: block.text } as Anthropic.TextBlock;
     case 'tool_use':
@@ -76,14 +93,23 @@ export function outputTokens(content: Anthropic.ContentBlock[]): number {
   for (const block of content) {
     if (block.type === 'text') tokens += estimateTokens(block.text);
     else if (block.type === 'thinking') tokens += estimateTokens(block.thinking);
-    else if (block.type === 'tool_use') tokens += estimateTokens(block.name + JSON.stringify(block.input));
+    else if (block.type === 'tool_use' || block.type === 'server_tool_use')
+      tokens += estimateTokens(block.name + JSON.stringify(block.input));
   }
   return Math.max(1, tokens);
 }
 
 /** The full assistant message for a turn, with final usage. */
 export function buildMessage(spec: TurnSpec, model: string, input: CacheUsage): Anthropic.Message {
-  const content = (spec.content ?? []).map(toContentBlock);
+  const content: Anthropic.ContentBlock[] = [];
+  let lastServerUse = '';
+  for (const scripted of spec.content ?? []) {
+    const block = toContentBlock(scripted, () => lastServerUse);
+    if (block.type === 'server_tool_use') lastServerUse = block.id;
+    content.push(block);
+  }
+  const searches = content.filter((b) => b.type === 'server_tool_use' && b.name === 'web_search').length;
+  const fetches = content.filter((b) => b.type === 'server_tool_use' && b.name === 'web_fetch').length;
   const stopReason =
     spec.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
   const message = {
@@ -101,6 +127,10 @@ export function buildMessage(spec: TurnSpec, model: string, input: CacheUsage): 
       cache_creation: input.cache_creation,
       output_tokens: outputTokens(content),
       service_tier: 'standard',
+      // How many server-tool calls the answer ran (billed per use by the real API).
+      ...(searches || fetches
+        ? { server_tool_use: { web_search_requests: searches, web_fetch_requests: fetches } }
+        : {}),
     },
   };
   return message as Anthropic.Message;

@@ -115,7 +115,11 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       return { error: invalidRequest('There was an error parsing the body of the request as JSON') };
     }
     const invalid =
-      validateMessagesRequest(parsed, { countTokens, toolReference: options.toolReference }) ??
+      validateMessagesRequest(parsed, {
+        countTokens,
+        toolReference: options.toolReference,
+        serverTools: options.serverTools,
+      }) ??
       (options.requireToolSearchBeta === false || options.toolReference === false
         ? null
         : checkToolSearchBeta(parsed, req.headers['anthropic-beta'])) ??

@@ -26,7 +26,31 @@ export interface ScriptedThinking {
   signature?: string;
 }
 
-export type ScriptedBlock = ScriptedText | ScriptedToolUse | ScriptedThinking;
+/** A server-side tool call (web search, web fetch) the API runs itself: streamed like a tool_use. */
+export interface ScriptedServerToolUse {
+  type: 'server_tool_use';
+  /** Defaults to `srvtoolu_` + 24 alphanumerics. */
+  id?: string;
+  name: 'web_search' | 'web_fetch' | string;
+  input: unknown;
+}
+
+/**
+ * The result of a server tool call, sent whole in its content_block_start (as the API does).
+ * `tool_use_id` defaults to the id of the nearest server_tool_use before it.
+ */
+export interface ScriptedServerToolResult {
+  type: 'web_search_tool_result' | 'web_fetch_tool_result';
+  tool_use_id?: string;
+  content: unknown;
+}
+
+export type ScriptedBlock =
+  | ScriptedText
+  | ScriptedToolUse
+  | ScriptedThinking
+  | ScriptedServerToolUse
+  | ScriptedServerToolResult;
 
 /**
  * A fault instead of (or in the middle of) a normal answer. Every fault consumes its turn, so the SDK's
@@ -127,6 +151,11 @@ export interface MockApiOptions {
    * referenced) fails the request with a 400 `[mock] ...` (not retried), so tests catch a client that forgot to load it.
    */
   checkToolVisibility?: boolean;
+  /**
+   * False: behave like an endpoint without server tools (a gateway, another provider): a request that
+   * defines one (`web_search_20250305`, `web_fetch_20250910`) gets a 400 naming it. Default true.
+   */
+  serverTools?: boolean;
   /**
    * The context window (input tokens, estimated as the cache model does): a request over it gets the
    * real API's 400 `prompt is too long: N tokens > M maximum`, and the models list reports it as

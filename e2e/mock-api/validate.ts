@@ -17,6 +17,8 @@ export interface ValidateOptions {
    * blocks and `defer_loading` are unknown fields there and get a 400. Default true.
    */
   toolReference?: boolean;
+  /** False models an endpoint without server tools: defining one is a 400 naming it. Default true. */
+  serverTools?: boolean;
 }
 
 /** The content block types a tool_result accepts where tool_reference is unknown. */
@@ -67,6 +69,8 @@ export function validateMessagesRequest(body: unknown, options: ValidateOptions 
     checkMessagesShape(body.messages as unknown[], options.toolReference !== false) ??
     checkSystem(body.system) ??
     checkTools(body.tools, options.toolReference !== false) ??
+    checkServerTools(body.tools, options.serverTools !== false) ??
+    checkServerToolBlocks(body.messages as Json[]) ??
     checkToolsNeeded(body) ??
     checkCacheControl(body) ??
     checkToolPairing(body.messages as Json[]) ??
@@ -221,6 +225,63 @@ function checkTools(tools: unknown, toolReference: boolean): string | null {
   }
   if (tools.length > 0 && deferred === tools.length) {
     return 'At least one tool must have defer_loading=false. All tools cannot be deferred.';
+  }
+  return null;
+}
+
+/** The server tools the mock models: their versioned type and the name the API requires. */
+export const SERVER_TOOL_NAMES: Readonly<Record<string, string>> = {
+  web_search_20250305: 'web_search',
+  web_fetch_20250910: 'web_fetch',
+};
+
+/** Web search and web fetch definitions as the API checks them; all server tools where none are offered. */
+function checkServerTools(tools: unknown, offered: boolean): string | null {
+  if (!Array.isArray(tools)) return null;
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i];
+    if (!isObject(tool) || isCustomTool(tool)) continue;
+    const type = String(tool.type);
+    if (!offered) {
+      return `tools.${i}: Input tag '${type}' found using 'type' does not match any of the expected tags: 'custom'`;
+    }
+    const name = SERVER_TOOL_NAMES[type];
+    if (!name) continue;
+    if (tool.name !== name) return `tools.${i}.${type}.name: Input should be '${name}'`;
+    if (tool.max_uses !== undefined && !(Number.isInteger(tool.max_uses) && (tool.max_uses as number) >= 1)) {
+      return `tools.${i}.${type}.max_uses: Input should be greater than or equal to 1`;
+    }
+    if (Array.isArray(tool.allowed_domains) && Array.isArray(tool.blocked_domains)) {
+      return `tools.${i}.${type}: Only one of allowed_domains or blocked_domains may be set`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Server tool blocks in the messages: only from the assistant, and each result answering a
+ * server_tool_use earlier in the same message.
+ */
+function checkServerToolBlocks(messages: Json[]): string | null {
+  for (let i = 0; i < messages.length; i++) {
+    const uses = new Set<string>();
+    const blocks = blocksOf(messages[i].content);
+    for (let j = 0; j < blocks.length; j++) {
+      const b = blocks[j];
+      const type = String(b.type);
+      const isUse = type === 'server_tool_use';
+      const isResult = type === 'web_search_tool_result' || type === 'web_fetch_tool_result';
+      if (!isUse && !isResult) continue;
+      if (messages[i].role !== 'assistant') {
+        return `messages.${i}.content.${j}: \`${type}\` blocks can only be in \`assistant\` messages`;
+      }
+      if (isUse) {
+        if (typeof b.id !== 'string') return `messages.${i}.content.${j}.id: Field required`;
+        uses.add(b.id);
+      } else if (typeof b.tool_use_id !== 'string' || !uses.has(b.tool_use_id)) {
+        return `messages.${i}.content.${j}: \`${type}\` block must follow the \`server_tool_use\` block it answers (tool_use_id ${String(b.tool_use_id)})`;
+      }
+    }
   }
   return null;
 }

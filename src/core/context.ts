@@ -86,6 +86,11 @@ export interface ToolUseOptions {
   tools: readonly AnyTool[];
   /** Set by the loop: the model endpoint of this conversation (Agent, forked Skill, WebSearch use it). */
   runtime?: ModelRuntime;
+  /**
+   * Allow rules for the rest of this turn (a loaded skill's allowed-tools, as `Read`, `Bash(git log:*)`):
+   * the permission engine adds them to the session's rules. The session clears them with each prompt.
+   */
+  allowedTools?: readonly string[];
 }
 
 /** Storage for spilled results (IndexedDB in the page, fake-indexeddb in tests). */

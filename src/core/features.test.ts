@@ -11,6 +11,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { featureDefines } from './features.ts';
 
 const MARKER = 'tabcode PowerShell gate';
+/** In the LSP tool (src/tools/lsp/lsp.ts). */
+const LSP_MARKER = 'tabcode LSP gate';
+/** The TypeScript language service the LSP worker runs (a function only the compiler package has). */
+const TS_MARKER = 'createLanguageService';
 /** In python3's help text (src/runtimes/python/cli.ts). */
 const PYTHON_MARKER = 'tabcode python gate';
 const outDirs: string[] = [];
@@ -73,10 +77,12 @@ describe('feature gates', () => {
       expect(featureDefines(mode)).toEqual({
         __FEATURE_POWERSHELL__: mode === 'feature-powershell' ? 'true' : 'false',
         __FEATURE_PYTHON__: 'true',
+        __FEATURE_LSP__: 'false',
       });
     expect(featureDefines('no-python')).toEqual({
       __FEATURE_POWERSHELL__: 'false',
       __FEATURE_PYTHON__: 'false',
+      __FEATURE_LSP__: 'false',
     });
     expect(featureDefines('production', { TABCODE_FEATURE_PYTHON: '0' })).toMatchObject({
       __FEATURE_PYTHON__: 'false',
@@ -106,4 +112,44 @@ describe('feature gates', () => {
     expect(off.text).not.toContain('loadPyodide');
     expect(off.names.filter((n) => /pyodide|python_stdlib/i.test(n))).toEqual([]);
   }, 240_000);
+
+  it('LSP is off in standard builds, on with --mode feature-lsp or TABCODE_FEATURE_LSP=1', () => {
+    expect(featureDefines('production')).toMatchObject({ __FEATURE_LSP__: 'false' });
+    expect(featureDefines('feature-lsp')).toMatchObject({ __FEATURE_LSP__: 'true' });
+    expect(featureDefines('production', { TABCODE_FEATURE_LSP: '1' })).toMatchObject({
+      __FEATURE_LSP__: 'true',
+    });
+  });
+
+  it('a build with the LSP gate off has none of the LSP tool, its worker or TypeScript', async () => {
+    const off = await buildInto('production');
+    expect(off.text).toContain('Glob');
+    expect(off.text).not.toContain(LSP_MARKER);
+    expect(off.text).not.toContain(TS_MARKER);
+    expect(off.names.filter((n) => /lsp-worker|typescript/i.test(n))).toEqual([]);
+  }, 240_000);
+
+  it.skipIf(!typescriptForLsp())(
+    'a feature-lsp build has the LSP tool, and TypeScript only in the worker chunk loaded on first use',
+    async () => {
+      const on = await buildInto('feature-lsp');
+      expect(on.text).toContain(LSP_MARKER);
+      const worker = on.names.filter((n) => /lsp-worker/.test(n));
+      expect(worker.length).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 });
+
+/** True when the LSP worker's TypeScript (the `typescript-5` package) is installed. */
+function typescriptForLsp(): boolean {
+  try {
+    statSync(join(process.cwd(), 'node_modules/typescript-5/lib/typescript.js'));
+    return true;
+  } catch {
+    console.warn(
+      'features.test: typescript-5 (npm:typescript@5.9.3) is not installed; the feature-lsp build is not checked.',
+    );
+    return false;
+  }
+}

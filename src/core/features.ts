@@ -6,7 +6,7 @@
  * In Node (vitest), vitest.config.ts defines them too; `features()` reports the values compiled in.
  */
 
-export type FeatureName = 'POWERSHELL' | 'PYTHON';
+export type FeatureName = 'POWERSHELL' | 'PYTHON' | 'LSP';
 
 /**
  * Gates on in every standard build; a build turns one off with the mode `no-<name>` (e.g.
@@ -32,10 +32,11 @@ export function featureDefines(
   return {
     __FEATURE_POWERSHELL__: JSON.stringify(on('POWERSHELL')),
     __FEATURE_PYTHON__: JSON.stringify(on('PYTHON')),
+    __FEATURE_LSP__: JSON.stringify(on('LSP')),
   };
 }
 
 /** The flags this bundle was compiled with. */
 export function features(): Record<FeatureName, boolean> {
-  return { POWERSHELL: __FEATURE_POWERSHELL__, PYTHON: __FEATURE_PYTHON__ };
+  return { POWERSHELL: __FEATURE_POWERSHELL__, PYTHON: __FEATURE_PYTHON__, LSP: __FEATURE_LSP__ };
 }

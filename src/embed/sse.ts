@@ -66,6 +66,23 @@ function blockEvents(block: Anthropic.ContentBlock, index: number): SseEvent[] {
         delta({ type: 'input_json_delta', partial_json: partial });
       }
       break;
+    case 'server_tool_use':
+      // A server tool's call streams its input like a client tool's.
+      out.push(
+        event('content_block_start', {
+          index,
+          content_block: { type: 'server_tool_use', id: block.id, name: block.name, input: {} },
+        }),
+      );
+      for (const partial of chunkJson(JSON.stringify(block.input))) {
+        delta({ type: 'input_json_delta', partial_json: partial });
+      }
+      break;
+    case 'web_search_tool_result':
+    case 'web_fetch_tool_result':
+      // A server tool's result arrives whole in its start event, with no deltas.
+      out.push(event('content_block_start', { index, content_block: block }));
+      break;
     case 'thinking':
       out.push(
         event('content_block_start', {

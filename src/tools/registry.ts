@@ -5,23 +5,50 @@
  */
 import { isBlanketRuleFor } from '../core/permissions/rules.ts';
 import type { AnyTool } from '../core/tool.ts';
+import { AgentTool } from './agent/agent.ts';
+import { AskUserQuestionTool } from './ask-user-question/ask-user-question.ts';
 import { BashTool } from './bash/bash.ts';
 import { BashOutputTool } from './bash-output/bash-output.ts';
 import { EditTool } from './edit/edit.ts';
+import { EnterPlanModeTool } from './enter-plan-mode/enter-plan-mode.ts';
+import { ExitPlanModeTool } from './exit-plan-mode/exit-plan-mode.ts';
 import { GlobTool } from './glob/glob.ts';
 import { GrepTool } from './grep/grep.ts';
 import { KillShellTool } from './kill-shell/kill-shell.ts';
 import { createListMcpResourcesTool } from './list-mcp-resources/list-mcp-resources.ts';
+import { NotebookEditTool } from './notebook-edit/notebook-edit.ts';
 import { ReadTool } from './read/read.ts';
 import { createReadMcpResourceTool } from './read-mcp-resource/read-mcp-resource.ts';
 import type { McpResourceSource } from './shared/mcp-resource-source.ts';
+import { createServerToolSupport } from './shared/server-tools.ts';
+import { createSkillTool } from './skill/skill.ts';
+import type { SkillCatalog } from './skill/skills.ts';
+import { TodoWriteTool } from './todo-write/todo-write.ts';
 import { createToolSearchTool, type ToolSearchOptions, ToolSearchTool } from './tool-search/tool-search.ts';
+import { createWebFetchTool } from './web-fetch/web-fetch.ts';
+import { createWebSearchTool } from './web-search/web-search.ts';
 import { WriteTool } from './write/write.ts';
+
+/** What the session gives the tools that need session state (all optional: tests build bare pools). */
+export interface BaseToolOptions {
+  toolSearch?: ToolSearchOptions;
+  /** The session's skills (refreshed before each prompt); default: a catalog of its own. */
+  skills?: SkillCatalog;
+  /** The fetch proxy the user configured, read at each WebFetch call. */
+  fetchProxy?: () => string | undefined;
+}
 
 const gatedTools: AnyTool[] = [];
 if (__FEATURE_POWERSHELL__) {
   const { PowerShellTool } = await import('./powershell/powershell.ts');
   gatedTools.push(PowerShellTool);
+}
+/** With the LSP gate on: Edit, Write and NotebookEdit results carry the file's new diagnostics. */
+let lspDecorator: ((tool: AnyTool) => AnyTool) | undefined;
+if (__FEATURE_LSP__) {
+  const { LspTool, withDiagnostics } = await import('./lsp/lsp.ts');
+  gatedTools.push(LspTool);
+  lspDecorator = withDiagnostics;
 }
 
 /**
@@ -32,20 +59,32 @@ if (__FEATURE_POWERSHELL__) {
  * ReadMcpResource, deferred and enabled while a connected server has resources.
  */
 export function getAllBaseTools(
-  options: { toolSearch?: ToolSearchOptions; mcpResources?: McpResourceSource } = {},
+  options: { toolSearch?: ToolSearchOptions; mcpResources?: McpResourceSource } & BaseToolOptions = {},
 ): AnyTool[] {
   const resources = options.mcpResources;
   const toolSearch = options.toolSearch ? createToolSearchTool(options.toolSearch) : ToolSearchTool;
+  // One per pool: which server tools the endpoint refused is this session's knowledge.
+  const serverTools = createServerToolSupport();
+  const withDiagnostics = lspDecorator ?? ((tool: AnyTool) => tool);
   return [
+    AgentTool,
+    AskUserQuestionTool,
     BashTool,
     BashOutputTool,
-    EditTool,
+    withDiagnostics(EditTool),
+    EnterPlanModeTool,
+    ExitPlanModeTool,
     GlobTool,
     GrepTool,
     KillShellTool,
+    withDiagnostics(NotebookEditTool),
     ReadTool,
+    createSkillTool(options.skills),
+    TodoWriteTool,
     toolSearch,
-    WriteTool,
+    createWebFetchTool({ support: serverTools, proxy: options.fetchProxy }),
+    createWebSearchTool(serverTools),
+    withDiagnostics(WriteTool),
     ...gatedTools,
     ...(resources ? [createListMcpResourcesTool(resources), createReadMcpResourceTool(resources)] : []),
   ];

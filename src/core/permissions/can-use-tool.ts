@@ -6,6 +6,7 @@ import type { ToolUseContext } from '../context.ts';
 import type { PermissionAnswer, QueryEvent } from '../events.ts';
 import type { CanUseToolFn } from '../tool-execution.ts';
 import { decidePermission } from './engine.ts';
+import { rulesFromSet } from './rules.ts';
 import type { PermissionContext, PermissionMode, PermissionRule } from './types.ts';
 
 export interface CanUseToolOptions {
@@ -66,10 +67,19 @@ export function createCanUseTool(options: CanUseToolOptions): CanUseToolFn {
     decidePermission({
       tool,
       input,
-      rules: options.getRules(),
+      rules: withTurnRules(options.getRules(), ctx.options.allowedTools),
       permCtx: permissionContext(options, ctx),
       ...(prepared !== undefined ? { prepared: prepared.matcher } : {}),
     });
+}
+
+/** The rules in force plus the turn's allow rules (a skill's allowed-tools); unparseable ones are left out. */
+function withTurnRules(
+  rules: readonly PermissionRule[],
+  allowedTools: readonly string[] | undefined,
+): readonly PermissionRule[] {
+  if (!allowedTools?.length) return rules;
+  return [...rules, ...rulesFromSet({ allow: allowedTools }, 'session').rules];
 }
 
 /** Something that can take an "allow always" rule (the PermissionStore). */

@@ -35,6 +35,8 @@ function statusLine(d: BashOutputData): string {
 
 export const BashOutputTool = buildTool({
   name: 'BashOutput',
+  // Claude Code's current name for it: transcripts and rules that use it keep working.
+  aliases: ['TaskOutput'],
   searchHint: 'background process output dev server logs',
   inputSchema,
   description: () => 'Read new output of a background Bash command',

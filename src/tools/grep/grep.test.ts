@@ -151,6 +151,50 @@ describe('GrepTool content mode', () => {
     ]);
   });
 
+  it('takes context as Claude Code names it (context, with -C as its alias), winning over -A/-B', async () => {
+    const viaContext = await grep({ pattern: 'TODO', output_mode: 'content', context: 1, glob: '*.ts' });
+    const viaC = await grep({ pattern: 'TODO', output_mode: 'content', '-C': 1, glob: '*.ts' });
+    expect(viaContext.text).toBe(viaC.text);
+    expect(viaContext.text).toContain('src/app.ts-3-  const value = helper(1);');
+    const wins = await grep({
+      pattern: 'return value',
+      output_mode: 'content',
+      context: 0,
+      '-B': 2,
+      path: 'src/app.ts',
+    });
+    expect(wins.text).toBe('src/app.ts:5:  return value;');
+    await expect(grep({ pattern: 'x', output_mode: 'content', context: -1 })).rejects.toThrow(
+      /Invalid context: -1/,
+    );
+  });
+
+  it('-o prints only the matched parts, one per line, several per line when they repeat', async () => {
+    await sandbox.writeFile(`${root}/ids.txt`, 'id=12 and id=345\nnone here\nid=6\n');
+    const { text } = await grep({ pattern: 'id=\\d+', output_mode: 'content', '-o': true, path: 'ids.txt' });
+    expect(text.split('\n')).toEqual(['ids.txt:1:id=12', 'ids.txt:1:id=345', 'ids.txt:3:id=6']);
+    const bare = await grep({
+      pattern: '\\d+',
+      output_mode: 'content',
+      '-o': true,
+      '-n': false,
+      path: 'ids.txt',
+      context: 2,
+    });
+    expect(bare.text.split('\n')).toEqual(['ids.txt:12', 'ids.txt:345', 'ids.txt:6']);
+    const across = await grep({
+      pattern: 'helper\\(x[\\s\\S]*?\\*',
+      output_mode: 'content',
+      '-o': true,
+      multiline: true,
+      path: 'src/util.ts',
+    });
+    expect(across.text).toBe('src/util.ts:1:helper(x: number) {\n  return x *');
+    // Ignored outside content mode, as its description says.
+    const files = await grep({ pattern: 'id=', '-o': true, path: 'ids.txt' });
+    expect(files.text).toContain(`${root}/ids.txt`);
+  });
+
   it('merges overlapping context into one group', async () => {
     const { text } = await grep({ pattern: 'value', output_mode: 'content', '-C': 1, path: 'src/app.ts' });
     expect(text.split('\n')).toEqual([

@@ -17,6 +17,7 @@ import {
   isBinary,
   matchingLines,
   renderFileContent,
+  renderOnlyMatching,
   splitLines,
 } from './search.ts';
 
@@ -56,7 +57,8 @@ const inputSchema = z.object({
     .describe(
       'Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.',
     ),
-  '-C': z
+  '-C': z.number().optional().describe('Alias for context.'),
+  context: z
     .number()
     .optional()
     .describe(
@@ -69,6 +71,12 @@ const inputSchema = z.object({
       'Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.',
     ),
   '-i': z.boolean().optional().describe('Case insensitive search (rg -i)'),
+  '-o': z
+    .boolean()
+    .optional()
+    .describe(
+      'Print only the matched (non-empty) parts of each matching line, one match per output line (rg -o / --only-matching). Requires output_mode: "content", ignored otherwise. Defaults to false.',
+    ),
   type: z
     .string()
     .optional()
@@ -116,7 +124,7 @@ export interface GrepOutput {
   appliedOffset?: number;
 }
 
-const NUMERIC_FIELDS = ['-A', '-B', '-C', 'head_limit', 'offset'] as const;
+const NUMERIC_FIELDS = ['-A', '-B', '-C', 'context', 'head_limit', 'offset'] as const;
 
 /** Checks everything but the path; throws ToolInputError. Returns the compiled pattern and file filter. */
 function prepare(input: GrepInput) {
@@ -143,6 +151,8 @@ function page<T>(items: T[], limit: number, offset: number) {
 
 interface FileHit {
   abs: string;
+  /** The file's text (only for -o with multiline). */
+  text: string;
   lines: string[];
   matched: number[];
 }
@@ -169,7 +179,9 @@ async function searchFiles(input: GrepInput, ctx: ToolUseContext): Promise<FileH
     const text = decoder.decode(bytes);
     const lines = splitLines(text);
     const matched = matchingLines(text, lines, regex, input.multiline === true);
-    if (matched.length > 0) hits.push({ abs, lines, matched });
+    // The whole text is kept only where -o reads matches across lines (big searches stay small).
+    const keep = input['-o'] === true && input.multiline === true;
+    if (matched.length > 0) hits.push({ abs, text: keep ? text : '', lines, matched });
   }
   return hits;
 }
@@ -234,11 +246,24 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
       return { data: { mode, numFiles: shown.length, filenames, content, numMatches, ...applied } };
     }
 
-    const before = input['-C'] ?? input['-B'] ?? 0;
-    const after = input['-C'] ?? input['-A'] ?? 0;
+    const around = input.context ?? input['-C'];
+    const before = around ?? input['-B'] ?? 0;
+    const after = around ?? input['-A'] ?? 0;
     const options = { before, after, lineNumbers: input['-n'] ?? true, maxLineChars: GREP_MAX_LINE_CHARS };
     const lines: string[] = [];
-    for (const h of hits) {
+    if (input['-o']) {
+      // Only the matched parts, one per line (context does not apply, as with rg -o).
+      const { regex } = prepare(input);
+      for (const h of hits) {
+        lines.push(
+          ...renderOnlyMatching(displayPath(cwd, h.abs), h.text, h.lines, h.matched, regex, {
+            ...options,
+            multiline: input.multiline === true,
+          }),
+        );
+      }
+    }
+    for (const h of input['-o'] ? [] : hits) {
       if (lines.length > 0 && (before > 0 || after > 0)) lines.push('--');
       lines.push(...renderFileContent(displayPath(cwd, h.abs), h.lines, h.matched, options));
     }

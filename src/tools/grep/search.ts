@@ -206,3 +206,37 @@ export function renderFileContent(
   }
   return out;
 }
+
+/**
+ * Output lines of `-o` (ripgrep's --only-matching) for one file: each non-empty match on its own line,
+ * `path:N:match` (`path:match` without line numbers). A multiline match keeps its newlines and is
+ * numbered by the line it starts on. Context options do not apply.
+ */
+export function renderOnlyMatching(
+  displayPath: string,
+  text: string,
+  lines: readonly string[],
+  matched: readonly number[],
+  regex: RegExp,
+  options: { lineNumbers: boolean; maxLineChars: number; multiline: boolean },
+): string[] {
+  const out: string[] = [];
+  const global = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
+  const line = (n: number, m: string) =>
+    `${displayPath}:${options.lineNumbers ? `${n}:` : ''}${capLine(m, options.maxLineChars)}`;
+  if (options.multiline) {
+    let lineNo = 1;
+    let scanned = 0;
+    for (const m of text.matchAll(global)) {
+      if (m[0] === '') continue;
+      for (let k = scanned; k < m.index; k++) if (text.charCodeAt(k) === 10) lineNo++;
+      scanned = m.index;
+      out.push(line(lineNo, m[0]));
+    }
+    return out;
+  }
+  for (const k of matched) {
+    for (const m of lines[k].matchAll(global)) if (m[0] !== '') out.push(line(k + 1, m[0]));
+  }
+  return out;
+}

@@ -10,6 +10,8 @@ const inputSchema = z.strictObject({
 
 export const KillShellTool = buildTool({
   name: 'KillShell',
+  // Claude Code's current name for it: transcripts and rules that use it keep working.
+  aliases: ['TaskStop'],
   searchHint: 'stop kill background process dev server',
   inputSchema,
   description: () => 'Stop a background Bash command',

@@ -18,6 +18,7 @@ import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { lookupSpilledResult, parseSpilledResultPath } from '../../core/tool-results.ts';
 import { resolveInside } from '../../sandbox/sandbox.ts';
+import { parseNotebook, renderNotebook } from '../notebook-edit/notebook.ts';
 import { addLineNumbers, languageOf, splitLines, truncateLine } from '../shared/diff.ts';
 import {
   describeMissingFile,
@@ -27,6 +28,15 @@ import {
   resolveFilePath,
 } from '../shared/file-state.ts';
 import promptText from './prompt.md?raw';
+
+/** A notebook's cells as Read shows them, or null when the text is not a notebook. */
+function readNotebook(text: string, path: string): string | null {
+  try {
+    return renderNotebook(parseNotebook(text, path));
+  } catch {
+    return null;
+  }
+}
 
 export { READ_MAX_OUTPUT_CHARS };
 
@@ -74,6 +84,8 @@ export interface ReadOutput {
   totalLines: number;
   /** The window was cut short by READ_MAX_OUTPUT_CHARS. */
   outputCapped?: boolean;
+  /** A Jupyter notebook: `content` is its cells with their outputs (not numbered lines). */
+  notebook?: boolean;
 }
 
 /** The model-facing note for an empty file (Claude Code's wording). */
@@ -100,6 +112,7 @@ function windowOf(
 
 /** Formats a Read result as the text the model sees. */
 export function formatReadResult(output: ReadOutput): string {
+  if (output.notebook) return output.content;
   if (output.totalLines === 0) return EMPTY_FILE_REMINDER;
   if (output.numLines === 0) {
     return `<system-reminder>Warning: the file exists but is shorter than the provided offset (${output.startLine}). The file has ${output.totalLines} lines.</system-reminder>`;
@@ -210,6 +223,24 @@ export const ReadTool = buildTool({
         `${filePath} is a binary file (it contains NUL bytes, ${snap.size} bytes in all); Read shows text files only. Use the Bash tool (e.g. \`file\`, \`od -c | head\`) to inspect it.`,
       );
     }
+    if (filePath.endsWith('.ipynb') && snap.content.trim() !== '') {
+      // A notebook reads as its cells with their outputs; one that does not parse reads as text.
+      const notebook = readNotebook(snap.content, filePath);
+      if (notebook !== null) {
+        recordRead(ctx, filePath, snap.content, snap.mtimeMs, false);
+        const total = splitLines(notebook).length;
+        return {
+          data: {
+            filePath,
+            content: notebook,
+            startLine: 1,
+            numLines: total,
+            totalLines: total,
+            notebook: true,
+          },
+        };
+      }
+    }
     const lines = splitLines(snap.content.startsWith('\uFEFF') ? snap.content.slice(1) : snap.content);
     const startLine = Math.max(1, input.offset ?? 1);
     const limit = input.limit ?? READ_DEFAULT_LINE_LIMIT;
@@ -244,6 +275,8 @@ export const ReadTool = buildTool({
   },
 
   renderToolResultMessage(output) {
+    if (output.notebook)
+      return { kind: 'code', path: output.filePath, code: output.content, language: 'xml' };
     if (output.numLines === 0) {
       const text =
         output.totalLines === 0
