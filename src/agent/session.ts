@@ -3,7 +3,10 @@
  * The UI and the embed API drive it through the AgentSession interface (types.ts).
  */
 import { openPersistentSchemaCache } from '../core/api-schema.ts';
+import { createContextTracker, nothingToCompact } from '../core/compaction/index.ts';
+import { compactConversation } from '../core/compaction/summarize.ts';
 import {
+  BASH_DEFAULT_TIMEOUT_MS,
   DEFAULT_CACHE_TTL,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MODEL,
@@ -12,8 +15,11 @@ import {
 import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
 import { createDeferredToolsState, type ToolSearchSetting } from '../core/deferred-tools.ts';
 import { features } from '../core/features.ts';
+import type { SessionStartSource } from '../core/hooks/types.ts';
+import type { TextBlockParam } from '../core/messages.ts';
 import { type ContentBlockParam, ensureToolResultPairing, type MessageParam } from '../core/messages.ts';
 import { createAnthropicClient, DEFAULT_BASE_URL } from '../core/model/anthropic.ts';
+import { contextWindowOf } from '../core/model/context-window.ts';
 import { createCanUseTool, recordAllowAlways } from '../core/permissions/can-use-tool.ts';
 import { type PermissionSettingsStorage, PermissionStore } from '../core/permissions/store.ts';
 import type { PermissionRuleSet } from '../core/permissions/types.ts';
@@ -26,9 +32,21 @@ import { createDefaultMcpManager, createMcpSampler, expandPrompt, type McpManage
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { type OpenSandboxOptions, openSandbox } from '../sandbox/select.ts';
 import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
+import { createSessionHooks, type HookRegistration } from './habits/session-hooks.ts';
+import { shellRunBlock } from './habits/shell-mode.ts';
+import { prepareTurn } from './habits/turn.ts';
 import { allowAlwaysStorage } from './permission-store.ts';
 import { errorOfStatus, headerOf, plannedRetryDelay } from './retry-wait.ts';
-import type { AgentSession, AgentSettings, ModelSummary, RequestSizes, SessionEvent } from './types.ts';
+import { listSlashCommands } from './slash/list.ts';
+import type {
+  AgentSession,
+  AgentSettings,
+  CompactResult,
+  ModelSummary,
+  RequestSizes,
+  SessionEvent,
+  ShellRunResult,
+} from './types.ts';
 
 /** The key the SDK sends when the dev proxy adds the real one (it is replaced server-side). */
 const PROXY_PLACEHOLDER_KEY = 'added-by-dev-proxy';
@@ -116,6 +134,10 @@ export interface CreateAgentSessionOptions {
   cacheTtl?: '5m' | '1h';
   /** The session clock (the date in the system prompt on first use). Default: now. */
   now?: () => Date;
+  /** Project memory the host supplies (beside the workspace's CLAUDE.md); `setMemory` changes it later. */
+  memory?: string;
+  /** Hooks the host registers as functions (`hooks.register` adds more later). */
+  hooks?: HookRegistration[];
 }
 
 /** The record of a session's start date (kept so the system prompt survives a reload byte for byte). */
@@ -193,6 +215,21 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const resultStore = createSpillStore({ kv: options.storage?.results ?? createDefaultStore('results') });
   void resultStore.evict().catch(() => {});
   const resultSpiller = createResultSpiller({ store: resultStore });
+  // Long sessions: the context measured from real usage, the window per model, compaction, hooks, memory.
+  let contextTracker = createContextTracker();
+  const reportedWindows = new Map<string, Promise<number | null>>();
+  const sessionHooks = createSessionHooks({
+    sandbox,
+    sessionId,
+    cwd: () => sandbox.cwd(),
+    permissionMode: () => settings.permissionMode,
+  });
+  for (const hook of options.hooks ?? []) sessionHooks.register(hook);
+  let embeddedMemory: string | null = options.memory ?? null;
+  /** SessionStart hooks run with the next prompt: a new conversation, a resumed one, or after a compaction. */
+  let sessionStart: SessionStartSource | undefined = 'startup';
+  /** Output of `!` lines, for the next prompt. */
+  let shellNotes: TextBlockParam[] = [];
   const listeners = new Set<(e: SessionEvent) => void>();
   /** Files the user changed by hand since the last prompt (told to the model with the next one). */
   const userEdits = new Set<string>();
@@ -202,6 +239,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   let context: ToolUseContext = createToolUseContext({
     sandbox,
     resultStore,
+    hooks: sessionHooks.runner,
     options: {
       tools,
       model: settings.model,
@@ -299,6 +337,21 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
         return;
       }
     }
+    // Slash commands of the workspace, memory, hooks and @-mentioned files make the message sent.
+    const prepared = await prepareTurn(prompt, content, {
+      context,
+      transcript,
+      hooks: sessionHooks,
+      mcp,
+      embeddedMemory,
+      sessionStart,
+      emit,
+    });
+    if (!prepared.ok) {
+      emit({ type: 'prompt-refused', prompt, reason: prepared.reason });
+      return;
+    }
+    sessionStart = undefined;
     // What the sandbox noticed since the last turn (e.g. a preview page's errors) goes with the prompt,
     // and so do the instructions of MCP servers that connected since.
     const notes = [...sandbox.takeReminders(), ...(mcp?.takeReminders() ?? [])];
@@ -310,7 +363,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       type: 'text' as const,
       text: `<system-reminder>\n${r}\n</system-reminder>`,
     }));
-    transcript = [...transcript, { role: 'user', content: [...reminders, ...content] }];
+    const shell = shellNotes;
+    shellNotes = [];
+    transcript = [...transcript, { role: 'user', content: [...reminders, ...shell, ...prepared.blocks] }];
     emit({ type: 'run-start', prompt });
     const client = createAnthropicClient({ apiKey, baseURL: settings.baseURL, fetch: measuringFetch });
     const systemPrompt = buildSystemPrompt({
@@ -332,11 +387,19 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       resultSpiller,
       cacheTtl: options.cacheTtl ?? DEFAULT_CACHE_TTL,
       canUseTool,
+      thinking: settings.thinkingBudget ? { budgetTokens: settings.thinkingBudget } : undefined,
+      contextSettings: {
+        contextWindow: (await windowOf(settings.model)).tokens,
+        autoCompact: settings.autoCompact !== false,
+        autoCompactRatio: settings.autoCompactRatio,
+      },
+      contextTracker,
     });
     let step = await gen.next();
     while (!step.done) {
       // "Allow always" at a prompt adds its rule to the session rules before the call runs.
       emit(recordAllowAlways(step.value, permissions));
+      if (step.value.type === 'compaction-end') sessionStart = 'compact';
       step = await gen.next();
     }
     transcript = step.value.messages;
@@ -344,8 +407,133 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     emit({ type: 'run-end', transcriptLength: transcript.length });
   };
 
+  /** The Models API's window for `model` (asked once per model), else the table's. Never rejects. */
+  async function windowOf(model: string) {
+    if (!reportedWindows.has(model)) {
+      const apiKey =
+        settings.apiKey || (options.keyless || usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
+      const client = createAnthropicClient({
+        apiKey: apiKey || 'none',
+        baseURL: settings.baseURL,
+        fetch: options.fetch,
+        maxRetries: 0,
+        timeoutMs: 5_000,
+      });
+      reportedWindows.set(
+        model,
+        apiKey
+          ? client.models.retrieve(model).then(
+              (m) => m.max_input_tokens ?? null,
+              () => null,
+            )
+          : Promise.resolve(null),
+      );
+    }
+    return contextWindowOf(model, await reportedWindows.get(model));
+  }
+
+  /** /compact: the conversation summarized now, with the session's own tools, system and settings. */
+  const compactNow = async (instructions?: string): Promise<CompactResult> => {
+    const empty = nothingToCompact(transcript);
+    if (empty) {
+      emit({
+        type: 'compaction-failed',
+        trigger: 'manual',
+        error: { kind: 'invalid_request', message: empty },
+      });
+      return { ok: false, message: empty };
+    }
+    const apiKey =
+      settings.apiKey || (options.keyless || usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
+    const abortController = new AbortController();
+    context = { ...context, abortController };
+    const measured = contextTracker.measured?.tokens;
+    emit({ type: 'compaction-start', trigger: 'manual', tokensBefore: measured ?? 0 });
+    const outcome = await compactConversation({
+      client: createAnthropicClient({ apiKey, baseURL: settings.baseURL, fetch: measuringFetch }),
+      model: settings.model,
+      systemPrompt: buildSystemPrompt({
+        sandbox: sandbox.info(),
+        root: sandbox.root,
+        cwd: sandbox.root,
+        date,
+      }),
+      pool: currentTools(),
+      schemaCache,
+      deferral: deferredTools,
+      cacheTtl: options.cacheTtl ?? DEFAULT_CACHE_TTL,
+      thinking: settings.thinkingBudget ? { budgetTokens: settings.thinkingBudget } : undefined,
+      messages: transcript,
+      instructions,
+      signal: abortController.signal,
+    });
+    if (!outcome.ok) {
+      emit({ type: 'compaction-failed', trigger: 'manual', error: outcome.error });
+      return { ok: false, message: outcome.error.message };
+    }
+    transcript = outcome.messages;
+    contextTracker = createContextTracker();
+    sessionStart = 'compact';
+    emit({
+      type: 'compaction-end',
+      trigger: 'manual',
+      summary: outcome.summary,
+      summarized: outcome.summarized,
+      tokensBefore: measured ?? outcome.tokensBefore,
+      tokensAfter: outcome.tokensAfter,
+      usage: outcome.usage,
+      model: outcome.model,
+      messages: outcome.messages,
+    });
+    return { ok: true, summarized: outcome.summarized };
+  };
+
   const session: AgentSession = {
     sandbox,
+    hooks: sessionHooks,
+    compact(instructions) {
+      const run = queue.then(async () => {
+        // Marks the session busy: prompts sent meanwhile wait in the queue, Esc interrupts the summary.
+        running = run.then(() => undefined);
+        try {
+          return await compactNow(instructions);
+        } catch (err) {
+          const message = `Compaction failed: ${err instanceof Error ? err.message : String(err)}`;
+          emit({ type: 'compaction-failed', trigger: 'manual', error: { kind: 'unknown', message } });
+          return { ok: false as const, message };
+        } finally {
+          running = undefined;
+        }
+      });
+      queue = run.then(() => undefined);
+      return run;
+    },
+    async runShell(command) {
+      const id = crypto.randomUUID();
+      emit({ type: 'shell-start', id, command });
+      let run: ShellRunResult;
+      try {
+        const r = await sandbox.exec(command, { origin: 'user', timeoutMs: BASH_DEFAULT_TIMEOUT_MS });
+        run = {
+          command,
+          stdout: r.stdout,
+          stderr: r.stderr,
+          exitCode: r.exitCode,
+          timedOut: r.timedOut,
+          aborted: r.aborted,
+        };
+      } catch (err) {
+        run = { command, stdout: '', stderr: err instanceof Error ? err.message : String(err), exitCode: 1 };
+      }
+      shellNotes.push(shellRunBlock(run));
+      emit({ type: 'shell-end', id, run });
+      return run;
+    },
+    listCommands: () => listSlashCommands(sandbox, mcp),
+    contextWindow: (model) => windowOf(model ?? settings.model),
+    setMemory(text) {
+      embeddedMemory = typeof text === 'string' && text.trim() ? text : null;
+    },
     ...(mcp ? { mcp } : {}),
     permissions,
     transcript: () => transcript,
@@ -370,6 +558,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     loadTranscript(messages) {
       if (running) return false;
       transcript = ensureToolResultPairing(messages);
+      contextTracker = createContextTracker();
+      sessionStart = transcript.length > 0 ? 'resume' : 'startup';
       // Another conversation: what this one read is not known to it (Edit/Write must read again).
       context = { ...context, readFileState: new Map() };
       return true;

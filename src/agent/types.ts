@@ -2,12 +2,17 @@
  * The agent session: what the UI and the embed API drive. It owns the transcript, the sandbox, the
  * tool pool and the model client, runs `query()` for each prompt and re-emits its events.
  */
+
+import type { AppState } from '../core/context.ts';
 import type { QueryEvent } from '../core/events.ts';
 import type { MessageParam } from '../core/messages.ts';
+import type { ContextWindow } from '../core/model/context-window.ts';
 import type { PermissionStore } from '../core/permissions/store.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { SessionHooks } from './habits/session-hooks.ts';
+import type { SlashCommandInfo } from './slash/types.ts';
 
 export interface AgentSettings {
   /** Anthropic API key; empty when a proxy adds it (dev server) or none is set yet. */
@@ -17,6 +22,14 @@ export interface AgentSettings {
   model: string;
   maxTokens: number;
   permissionMode: PermissionMode;
+  /** Extended thinking: its budget in tokens; 0 or absent: off. */
+  thinkingBudget?: number;
+  /** False: never compact on its own (only /compact, and once after a "prompt is too long"). Default on. */
+  autoCompact?: boolean;
+  /** Compact before a request that would pass this share of the context window (default 0.85). */
+  autoCompactRatio?: number;
+  /** WebFetch's fetch proxy (`https://host/path`, called with `?url=`); empty: the dev server's, else direct. */
+  fetchProxy?: string;
 }
 
 /** Characters of one Messages API request body, by part (what the usage meter splits tokens by). */
@@ -38,10 +51,38 @@ export type SessionEvent =
   | { type: 'run-start'; prompt: string }
   | { type: 'run-end'; transcriptLength: number }
   /** A Messages API request left the page (retries included); sizes are of its JSON body. */
-  | { type: 'request-sent'; sizes: RequestSizes };
+  | { type: 'request-sent'; sizes: RequestSizes }
+  /** The project memory was read into this turn (it changed since the transcript last stated it). */
+  | { type: 'memory-loaded'; files: string[]; chars: number; cutChars: number; problems: string[] }
+  /** Files the prompt mentioned with `@` were attached. */
+  | { type: 'mentions-attached'; paths: string[]; problems: string[] }
+  /** Nothing was sent: an unknown or page-only slash command, or a UserPromptSubmit hook blocked it. */
+  | { type: 'prompt-refused'; prompt: string; reason: string }
+  /** `!` mode: a line runs in the sandbox shell; its output joins the next prompt's context. */
+  | { type: 'shell-start'; id: string; command: string }
+  | { type: 'shell-end'; id: string; run: ShellRunResult }
+  /** The app state changed (TodoWrite's lists, the mode): what the Todos panel and the prompt box show. */
+  | { type: 'app-state'; state: AppState }
+  /** A tool changed the permission mode (EnterPlanMode, an approved plan): the page shows and saves it. */
+  | { type: 'permission-mode'; mode: PermissionMode };
+
+/** A `!` line's run. */
+export interface ShellRunResult {
+  command: string;
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  timedOut?: boolean;
+  aborted?: boolean;
+}
+
+/** What /compact did. */
+export type CompactResult = { ok: true; summarized: number } | { ok: false; message: string };
 
 export interface AgentSession {
   readonly sandbox: Sandbox;
+  /** The app state tools keep (todo lists by agent, the mode). */
+  appState?(): AppState;
   /** The permission rules in force, by source (embed, settings, session); the mode is in settings(). */
   readonly permissions: PermissionStore;
   /** The session's MCP servers (add/remove at any time; tools join at the next turn). */
@@ -79,6 +120,21 @@ export interface AgentSession {
   /** Esc: abort running 'abort' tools, let 'finish' tools complete, close the turn validly. */
   interrupt(): void;
   isRunning(): boolean;
+  /**
+   * /compact: summarizes the conversation now (after the running turn, if any). A failure or an interrupt
+   * leaves the transcript as it was. Never rejects.
+   */
+  compact?(instructions?: string): Promise<CompactResult>;
+  /** `!` mode: runs `command` in the sandbox shell; its output joins the next prompt's context. Never rejects. */
+  runShell?(command: string): Promise<ShellRunResult>;
+  /** The slash commands of the prompt box: built-ins, project commands, skills, MCP prompts. Never rejects. */
+  listCommands?(): Promise<SlashCommandInfo[]>;
+  /** A model's context window (the Models API's figure, else the table). Never rejects. */
+  contextWindow?(model?: string): Promise<ContextWindow>;
+  /** The session's hooks: listed in the Permissions panel; an embedding page registers functions. */
+  readonly hooks?: SessionHooks;
+  /** Project memory an embedding page supplies (null: none), in addition to the workspace's CLAUDE.md. */
+  setMemory?(text: string | null): void;
   subscribe(listener: (event: SessionEvent) => void): () => void;
   dispose(): Promise<void>;
 }
