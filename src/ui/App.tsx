@@ -14,6 +14,7 @@ import { FilesPanel } from './FilesPanel.tsx';
 import { Header } from './Header.tsx';
 import { LiveAnnouncer } from './LiveAnnouncer.tsx';
 import { McpPanel } from './McpPanel.tsx';
+import { McpRequests } from './McpRequests.tsx';
 import { usePermissionSlot } from './PermissionPrompt.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
 import { type PhonePane, PhoneSwitcher } from './PhoneSwitcher.tsx';
@@ -441,6 +442,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
                 permissionSlot={permissionSlot}
               />
             )}
+            <McpRequests manager={agent?.mcp} />
             <div className="composer">
               <PromptBox
                 value={prompt}

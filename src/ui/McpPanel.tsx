@@ -1,10 +1,14 @@
 /**
- * MCP servers of the session: each server's state (connecting / connected with N tools / failed with
- * the reason / disconnected), the tools it sent that were skipped and why, and controls to add,
- * reconnect and remove servers. Standalone: give it the session's McpManager.
+ * MCP servers of the session: each server's state (connecting / connected with N tools / needs a
+ * sign-in / failed with the reason / disconnected and when it reconnects), the tools it sent that
+ * were skipped and why, its log, instructions, prompts (as the slash commands that run them) and
+ * resources (as the @mentions that attach them), and controls to add, sign in to, sign out of,
+ * reconnect and remove servers. Everything a server sends is shown as text, never as HTML.
+ * Standalone: give it the session's McpManager.
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import type { McpManager } from '../mcp/manager.ts';
+import { promptCommand } from '../mcp/prompts.ts';
 import type { McpHttpServerConfig, McpServerState } from '../mcp/types.ts';
 import './mcp.css';
 
@@ -28,19 +32,99 @@ function useMcpServers(manager: McpManager | null | undefined): McpServerState[]
   return servers;
 }
 
-function statusText(s: McpServerState): string {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function statusText(s: McpServerState, now: number): string {
   switch (s.status) {
     case 'connecting':
       return 'Connecting…';
-    case 'connected':
-      return `Connected · ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}${
+    case 'connected': {
+      const extras = [
+        s.resourceCount ? plural(s.resourceCount, 'resource') : '',
+        s.promptCount ? plural(s.promptCount, 'prompt') : '',
+      ].filter(Boolean);
+      return `Connected · ${plural(s.toolCount, 'tool')}${extras.length ? ` · ${extras.join(' · ')}` : ''}${
         s.transport ? ` · ${TRANSPORT_LABEL[s.transport]}` : ''
-      }`;
+      }${s.auth?.signedIn ? ' · signed in' : ''}`;
+    }
+    case 'needs-auth':
+      return 'Needs you to sign in';
     case 'failed':
       return 'Failed';
     case 'disconnected':
-      return 'Disconnected';
+      return s.reconnectAt
+        ? `Disconnected · reconnecting in ${Math.max(1, Math.round((s.reconnectAt - now) / 1000))} s`
+        : 'Disconnected';
   }
+}
+
+/** The server's log (notifications/message), newest last, as text. */
+function ServerLog({ manager, name }: { manager: McpManager; name: string }) {
+  const logs = manager.logs(name);
+  if (logs.length === 0) return null;
+  return (
+    <details className="mcp-details mcp-log" data-testid="mcp-log">
+      <summary>{plural(logs.length, 'log message')}</summary>
+      <ol>
+        {logs.map((l, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a log is append-only; entries never move
+          <li key={i} className={`mcp-log-${l.level}`}>
+            <span className="mcp-log-level">{l.level}</span>
+            {l.logger && <span className="mono"> {l.logger}</span>} {l.text}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+/** What the server offers besides tools: its prompts as slash commands, its resources as @mentions. */
+function ServerCatalog({ manager, server }: { manager: McpManager; server: McpServerState }) {
+  if (server.status !== 'connected') return null;
+  const prompts = server.promptCount ? manager.prompts().filter((p) => p.server === server.name) : [];
+  const resources = server.resourceCount ? manager.resources(server.name) : [];
+  return (
+    <>
+      {server.instructions && (
+        <details className="mcp-details" data-testid="mcp-instructions">
+          <summary>Instructions for the model</summary>
+          <p className="mcp-pre">{server.instructions}</p>
+        </details>
+      )}
+      {prompts.length > 0 && (
+        <details className="mcp-details" data-testid="mcp-prompts">
+          <summary>{plural(prompts.length, 'prompt')} (type the command in the prompt box)</summary>
+          <ul>
+            {prompts.map((p) => (
+              <li key={p.name}>
+                <span className="mono">
+                  /{promptCommand(p)}
+                  {p.arguments.map((a) => (a.required ? ` <${a.name}>` : ` [${a.name}]`)).join('')}
+                </span>
+                {p.description && ` — ${p.description}`}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {resources.length > 0 && (
+        <details className="mcp-details" data-testid="mcp-resources">
+          <summary>{plural(resources.length, 'resource')} (mention one to attach it)</summary>
+          <ul>
+            {resources.slice(0, 100).map((r) => (
+              <li key={r.uri}>
+                <span className="mono">
+                  @{server.name}:{r.uri}
+                </span>
+                {` — ${r.title ?? r.name}`}
+                {r.template ? ' (template)' : ''}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
+  );
 }
 
 function ServerRow({ server, manager }: { server: McpServerState; manager: McpManager }) {
@@ -50,6 +134,8 @@ function ServerRow({ server, manager }: { server: McpServerState; manager: McpMa
     fn().finally(() => setBusy(false));
   };
   const canReconnect = server.status === 'failed' || server.status === 'disconnected';
+  const needsAuth = server.status === 'needs-auth';
+  const canSignOut = Boolean(server.auth?.signedIn) && !needsAuth;
   return (
     <li
       className={`mcp-server mcp-${server.status}`}
@@ -62,6 +148,29 @@ function ServerRow({ server, manager }: { server: McpServerState; manager: McpMa
         <span className="mcp-name">{server.name}</span>
         {server.source !== 'settings' && <span className="mcp-source">{server.source}</span>}
         <span className="mcp-actions">
+          {needsAuth && (
+            <button
+              type="button"
+              className="btn btn-small btn-primary mcp-btn"
+              data-testid="mcp-sign-in"
+              // The sign-in opens its popup inside this click, so the browser allows it.
+              onClick={() => act(() => manager.signIn(server.name))}
+            >
+              Sign in
+            </button>
+          )}
+          {canSignOut && (
+            <button
+              type="button"
+              className="btn btn-small mcp-btn"
+              data-testid="mcp-sign-out"
+              title="Forget the tokens this page keeps for the server"
+              disabled={busy}
+              onClick={() => act(() => manager.signOut(server.name))}
+            >
+              Sign out
+            </button>
+          )}
           {canReconnect && (
             <button
               type="button"
@@ -89,11 +198,16 @@ function ServerRow({ server, manager }: { server: McpServerState; manager: McpMa
         {server.target}
       </div>
       <div className="mcp-status" data-testid="mcp-status">
-        {statusText(server)}
+        {statusText(server, Date.now())}
       </div>
       {server.error && (
         <div className="mcp-error" data-testid="mcp-error" role="status">
           {server.error}
+        </div>
+      )}
+      {server.auth?.error && (
+        <div className="mcp-error" data-testid="mcp-auth-error" role="status">
+          {server.auth.error}
         </div>
       )}
       {server.skipped.length > 0 && (
@@ -110,6 +224,8 @@ function ServerRow({ server, manager }: { server: McpServerState; manager: McpMa
           </ul>
         </details>
       )}
+      <ServerCatalog manager={manager} server={server} />
+      <ServerLog manager={manager} name={server.name} />
     </li>
   );
 }
@@ -183,6 +299,8 @@ function AddServerForm({ manager }: { manager: McpManager }) {
       )}
       <div className="mcp-help muted">
         The page talks to the server directly, so the server must answer CORS requests from this origin.
+        Servers that use OAuth show "Sign in"; their tokens stay in this browser, per server, and never go
+        into a session export.
       </div>
     </form>
   );
