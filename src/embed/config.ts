@@ -221,3 +221,110 @@ export interface EmbedWarning {
   field: string;
   message: string;
 }
+
+/** The sandbox a playground runs in. */
+export type EmbedSandboxKind = 'just-bash' | 'webcontainer';
+
+/** The outcome of comparing one tool result with the recording. */
+export interface ReplayCheck {
+  toolUseId: string;
+  name: string;
+  ok: boolean;
+  /** For a mismatch: what differs, in a sentence, and both sides around the first difference. */
+  detail?: string;
+  expected?: string;
+  actual?: string;
+}
+
+// ---- the iframe protocol and the events a host sees (protocol.ts maps session events to these) ----
+
+export type HostMessage =
+  | { type: 'tabcode:config'; config: unknown }
+  | { type: 'tabcode:send'; prompt: string }
+  | { type: 'tabcode:interrupt' }
+  | { type: 'tabcode:play' }
+  | { type: 'tabcode:reset' }
+  | { type: 'tabcode:step'; step: number }
+  | { type: 'tabcode:export-replay' };
+
+export type EmbedMessage =
+  | { type: 'tabcode:loaded' }
+  | { type: 'tabcode:warning'; warning: EmbedWarning }
+  | { type: 'tabcode:ready'; sandbox: EmbedSandboxKind }
+  | { type: 'tabcode:event'; event: EmbedEvent }
+  | { type: 'tabcode:error'; message: string }
+  /** `height: 'auto'`: the height the playground wants (the host sizes the iframe). */
+  | { type: 'tabcode:resize'; height: number }
+  /** The answer to `tabcode:export-replay` (null when the config did not ask to record). */
+  | { type: 'tabcode:replay'; replay: EmbedReplay | null };
+
+/** A session event as a host sees it (noun-verb type, safe fields only). */
+export type EmbedEvent =
+  | { type: 'run-start'; prompt: string }
+  | { type: 'run-end' }
+  | { type: 'request-start'; turn: number }
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-use-start'; toolUseId: string; name: string }
+  | { type: 'tool-run-start'; toolUseId: string; name: string; input: unknown }
+  | {
+      type: 'tool-result';
+      toolUseId: string;
+      name: string;
+      isError: boolean;
+      status: 'done' | 'error' | 'interrupted';
+      durationMs: number;
+    }
+  | { type: 'permission-request'; toolUseId: string; name: string; message: string }
+  | { type: 'message-end'; stopReason: string | null; outputTokens: number }
+  | { type: 'turn-end'; reason: string }
+  | { type: 'error'; error: { kind: string; message: string; status?: number } }
+  /** A replayed tool result compared with its recording (`ok: false`: it differs, `detail` says how). */
+  | { type: 'replay-check'; toolUseId: string; name: string; ok: boolean; detail?: string }
+  /** The replay has no answer left and its last turn ended. */
+  | { type: 'replay-end'; checks: number; mismatches: number }
+  /** The config's dependencies were installed (or not). */
+  | { type: 'dependencies'; ok: boolean; message?: string }
+  | { type: 'lesson-step'; step: number; title: string }
+  | { type: 'reset'; step: number };
+
+// ---- mount() ----
+
+export interface EmbedHandle {
+  /** Runs one user turn (shown in the transcript). Resolves when the turn ends; never rejects. */
+  send(prompt: string): Promise<void>;
+  /** Stops the running turn, like Esc. */
+  interrupt(): void;
+  /** Plays the replay (its recorded prompts, at its pace) to its end. Never rejects. */
+  play(): Promise<void>;
+  /** Puts the project and the conversation back as they were. */
+  reset(): void;
+  /** Shows lesson step `index` (0-based); false when there is no such step. */
+  goToStep(index: number): boolean;
+  /** Writes the current step's solution files into the project. */
+  showSolution(): Promise<void>;
+  /** The live session as a replay file (with `record: true`), else undefined. */
+  exportReplay(): EmbedReplay | undefined;
+  /** The replay's tool results compared with the recording so far. */
+  replayChecks(): readonly ReplayCheck[];
+  /** Session events as a host sees them (see protocol.ts). Returns the unsubscribe function. */
+  subscribe(listener: (event: EmbedEvent) => void): () => void;
+  /** Removes the playground from the element and stops its sandbox and MCP connections. Never rejects. */
+  unmount(): Promise<void>;
+  /** The config fields that were refused. */
+  readonly warnings: readonly EmbedWarning[];
+  /** The sandbox the agent works in. */
+  readonly sandbox: EmbedSandboxKind;
+}
+
+export interface MountOptions {
+  /**
+   * `height: 'auto'`: called with the wanted height instead of sizing the playground's own element (the
+   * iframe page hands it to the host, which sizes the iframe).
+   */
+  onAutoHeight?: (height: number) => void;
+  /**
+   * Put the theme on the document's root element too (the iframe page, a page of its own; a host page's
+   * root element is never touched otherwise).
+   */
+  documentTheme?: boolean;
+}

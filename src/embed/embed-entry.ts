@@ -13,7 +13,10 @@ declare global {
   }
 }
 
-window.tabcode = { mount };
+// embed.html is a page of its own: the theme may go on its document element (as in the iframe).
+window.tabcode = {
+  mount: (element, config, options) => mount(element, config, { documentTheme: true, ...options }),
+};
 const root = document.getElementById('root');
 if (!root) throw new Error('embed.html has no #root element');
 const direct = new URLSearchParams(location.search).get('mode') === 'direct';

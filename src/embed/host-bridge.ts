@@ -36,7 +36,10 @@ export function connectToHost(element: HTMLElement, win: Window = window): () =>
         });
         return;
       }
-      mounted = mount(element, message.config as EmbedConfig).then(
+      mounted = mount(element, message.config as EmbedConfig, {
+        onAutoHeight: (height) => post({ type: 'tabcode:resize', height }),
+        documentTheme: true,
+      }).then(
         (handle) => {
           handle.subscribe((e) => post({ type: 'tabcode:event', event: e }));
           post({ type: 'tabcode:ready', sandbox: handle.sandbox });
@@ -56,8 +59,28 @@ export function connectToHost(element: HTMLElement, win: Window = window): () =>
       });
       return;
     }
-    if (message.type === 'tabcode:send') void mounted.then((h) => h?.send(message.prompt));
-    else void mounted.then((h) => h?.interrupt());
+    void mounted.then((h) => {
+      if (!h) return;
+      switch (message.type) {
+        case 'tabcode:send':
+          return h.send(message.prompt);
+        case 'tabcode:interrupt':
+          return h.interrupt();
+        case 'tabcode:play':
+          return h.play();
+        case 'tabcode:reset':
+          return h.reset();
+        case 'tabcode:step':
+          if (!h.goToStep(message.step))
+            post({
+              type: 'tabcode:warning',
+              warning: { field: 'step', message: `There is no lesson step ${message.step}.` },
+            });
+          return;
+        case 'tabcode:export-replay':
+          return post({ type: 'tabcode:replay', replay: h.exportReplay() ?? null });
+      }
+    });
   };
   win.addEventListener('message', onMessage);
   post({ type: 'tabcode:loaded' });

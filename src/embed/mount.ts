@@ -1,26 +1,25 @@
 /**
- * The embed API: `mount(element, config)` renders the tabcode workbench into a host's element with the
- * config applied, and hands back a handle to drive it. The embedded page keeps nothing across loads
- * (sessions, settings and the project live in memory) and never shares the stand-alone page's storage.
+ * The embed API: `mount(element, config)` renders a tabcode playground into a host's element with the
+ * config applied, and hands back a handle to drive it. The playground paints at once with a usable
+ * prompt box; the agent (SDK, tools) and the sandbox load right after, the terminal, the highlighter
+ * and MCP connections only when first used. It keeps nothing across loads (sessions, settings and the
+ * project live in memory), writes nothing to the host page's storage, and two playgrounds on one page
+ * share nothing (each has its own controller, workbench, agent and sandbox).
  *
- * Keys never come from the config: a host either runs the scripted demo (`config.demo`, no key, no
- * network) or points `baseURL` at a proxy that adds the key. A bad config field is reported
+ * Keys never come from the config: a host plays a replay (`config.replay` or the older `config.demo`:
+ * no key, no network) or points `baseURL` at a proxy that adds the key. A bad config field is reported
  * (console.warn, an `embed-warning` DOM event on `element`, a notice in the page) and ignored.
  */
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { SessionRecord, SessionsStore } from '../agent/sessions-store.ts';
-import type { AgentSession, AgentSettings, SessionEvent } from '../agent/types.ts';
-import { createMemoryStore } from '../core/storage.ts';
-import type { McpManager } from '../mcp/manager.ts';
+import type { AgentSettings } from '../agent/types.ts';
 import type { SandboxKind } from '../sandbox/sandbox.ts';
-import { loadAgentModule } from '../ui/agent-module.ts';
-import { createSettingsStore } from '../ui/settings-store.ts';
-import type { CreateSession } from '../ui/use-workbench.ts';
-import type { EmbedConfig, EmbedWarning } from './config.ts';
-import { createDemoFetch } from './demo-fetch.ts';
+import { PLACEHOLDER_SETTINGS } from '../ui/agent-module.ts';
+import type { EmbedConfig, EmbedEvent, EmbedHandle, EmbedWarning, MountOptions } from './config.ts';
+import { createEmbedController } from './embed-controller.ts';
+import { createEmbedRoot } from './embed-root.ts';
 import { EmbedShell } from './embed-shell.tsx';
-import { type EmbedEvent, toEmbedEvent } from './protocol.ts';
+import { toEmbedEvent } from './protocol.ts';
 import { validateEmbedConfig } from './validate-config.ts';
 import '../ui/styles/base.css';
 import '../ui/styles/layout.css';
@@ -30,115 +29,80 @@ import '../ui/styles/highlight.css';
 import '../ui/styles/tools.css';
 import '../ui/styles/panels.css';
 import '../ui/styles/dialog.css';
+import './embed.css';
 
-export type { EmbedConfig, EmbedWarning } from './config.ts';
-export type { EmbedEvent } from './protocol.ts';
+export type {
+  EmbedConfig,
+  EmbedEvent,
+  EmbedHandle,
+  EmbedReplay,
+  EmbedWarning,
+  MountOptions,
+  ReplayCheck,
+} from './config.ts';
 
 /** The DOM event dispatched on the mount element for each refused config field (`detail`: EmbedWarning). */
 export const EMBED_WARNING_EVENT = 'embed-warning';
 
-export interface EmbedHandle {
-  /** Runs one user turn (shown in the transcript). Resolves when the turn ends; never rejects. */
-  send(prompt: string): Promise<void>;
-  /** Stops the running turn, like Esc. */
-  interrupt(): void;
-  /** Session events as a host sees them (see protocol.ts). Returns the unsubscribe function. */
-  subscribe(listener: (event: EmbedEvent) => void): () => void;
-  /** Removes the workbench from the element and stops its sandbox and MCP connections. */
-  unmount(): Promise<void>;
-  /** The config fields that were refused. */
-  readonly warnings: readonly EmbedWarning[];
-  /** The sandbox the agent works in. */
-  readonly sandbox: SandboxKind;
-}
+/** Playgrounds mounted, by host element: a second mount() on one element gets the first's handle. */
+const mounted = new WeakMap<HTMLElement, Promise<EmbedHandle>>();
 
-/** Sessions kept in memory: an embedded demo starts fresh on every load. */
-function memorySessionsStore(): SessionsStore {
-  const records = new Map<string, SessionRecord>();
-  return {
-    list: async () =>
-      [...records.values()]
-        .map(({ id, title, createdAt, updatedAt, messages }) => ({
-          id,
-          title,
-          createdAt,
-          updatedAt,
-          messageCount: messages.length,
-        }))
-        .sort((a, b) => b.updatedAt - a.updatedAt),
-    load: async (id) => records.get(id),
-    save: async (record) => void records.set(record.id, record),
-    remove: async (id) => void records.delete(id),
-  };
-}
-
-/** Settings kept in memory, with the embed's layout: no sessions list (an embed is narrow). */
-function memorySettingsStore() {
-  const map = new Map<string, unknown>([['prefs', { sessionsOpen: false }]]);
-  return createSettingsStore({
-    get: async <T>(key: string) => map.get(key) as T | undefined,
-    set: async (key: string, value: unknown) => void map.set(key, value),
-    del: async (key: string) => void map.delete(key),
-  });
+function report(element: HTMLElement, warning: EmbedWarning) {
+  console.warn(`tabcode: embed config: ${warning.field}: ${warning.message}`);
+  element.dispatchEvent(new CustomEvent(EMBED_WARNING_EVENT, { detail: warning, bubbles: true }));
 }
 
 /**
- * Renders tabcode into `element` with `config` applied; resolves once the agent is up (its sandbox has
- * the config's files) and `send` works. `config` is checked as untrusted input. Rejects only when the
- * agent cannot start at all (the page then shows why).
+ * Renders a playground into `element` with `config` applied; resolves once its agent is up (its
+ * sandbox has the config's files) and `send` works. `config` is checked as untrusted input. Mounting
+ * again on the same element (before unmount) is refused with a warning and resolves with the first
+ * playground's handle. Rejects only for an element that is not an element, or an agent that cannot
+ * start at all (the page then shows why).
  */
-export async function mount(element: HTMLElement, config?: EmbedConfig): Promise<EmbedHandle> {
-  const { config: cfg, warnings } = validateEmbedConfig(config);
-  for (const warning of warnings) {
-    console.warn(`tabcode: embed config: ${warning.field}: ${warning.message}`);
-    element.dispatchEvent(new CustomEvent(EMBED_WARNING_EVENT, { detail: warning, bubbles: true }));
+export function mount(
+  element: HTMLElement,
+  config?: EmbedConfig,
+  options: MountOptions = {},
+): Promise<EmbedHandle> {
+  if (typeof HTMLElement === 'undefined' || !(element instanceof HTMLElement))
+    return Promise.reject(
+      new TypeError('tabcode: mount(element, config) needs a DOM element to render into.'),
+    );
+  const existing = mounted.get(element);
+  if (existing) {
+    report(element, {
+      field: 'mount',
+      message:
+        'tabcode is already mounted on this element: the second mount() is ignored (call unmount() first).',
+    });
+    return existing;
   }
-  const agentModule = await loadAgentModule();
+  const started = start(element, config, options);
+  mounted.set(element, started);
+  started.catch(() => mounted.delete(element));
+  return started;
+}
+
+async function start(
+  element: HTMLElement,
+  config: EmbedConfig | undefined,
+  options: MountOptions,
+): Promise<EmbedHandle> {
+  const { config: cfg, warnings } = validateEmbedConfig(config);
+  for (const warning of warnings) report(element, warning);
   const initialSettings: AgentSettings = {
-    ...agentModule.defaultSettings(),
-    apiKey: '',
+    ...PLACEHOLDER_SETTINGS,
     ...(cfg.baseURL ? { baseURL: cfg.baseURL } : {}),
     ...(cfg.model ? { model: cfg.model } : {}),
     ...(cfg.maxTokens ? { maxTokens: cfg.maxTokens } : {}),
     ...(cfg.permissionMode ? { permissionMode: cfg.permissionMode } : {}),
   };
-  const keyless = Boolean(cfg.demo) || Boolean(cfg.baseURL);
-  const managers: McpManager[] = [];
-
-  const createSession: CreateSession = async ({ settings, sessionId }) => {
-    const { createMcpManager } = await import('../mcp/manager.ts');
-    // Only the config's servers (and those the user adds here, in memory): never the stand-alone page's.
-    const mcp = createMcpManager();
-    managers.push(mcp);
-    for (const server of cfg.mcpServers ?? []) {
-      mcp
-        .addServer({
-          type: 'http',
-          name: server.name,
-          url: server.url,
-          transport:
-            server.transport === 'sse' ? 'sse' : server.transport === 'http' ? 'streamable-http' : 'auto',
-          ...(server.headers ? { headers: server.headers } : {}),
-          source: 'embed',
-        })
-        .catch((err) => console.warn(`tabcode: embed MCP server ${server.name} is invalid`, err));
-    }
-    return agentModule.createAgentSession({
-      settings,
-      sessionId,
-      openSandbox: { preference: cfg.sandbox ?? 'auto', files: cfg.files, store: null },
-      mcp,
-      permissions: { rules: cfg.permissions, storage: null },
-      storage: { session: createMemoryStore(), results: createMemoryStore() },
-      keyless,
-      ...(cfg.demo ? { fetch: createDemoFetch(cfg.demo) } : {}),
-    });
-  };
-
+  const root = createEmbedRoot(element, cfg);
+  const themeRoot = options.documentTheme ? element.ownerDocument.documentElement : root;
+  if (themeRoot !== root && root.dataset.theme) themeRoot.dataset.theme = root.dataset.theme;
+  const controller = createEmbedController({ config: cfg, warn: (w) => report(element, w) });
   const listeners = new Set<(event: EmbedEvent) => void>();
-  const forward = (e: SessionEvent) => {
-    const event = toEmbedEvent(e);
-    if (!event) return;
+  const forward = (event: EmbedEvent) => {
     for (const l of listeners) {
       try {
         l(event);
@@ -147,69 +111,108 @@ export async function mount(element: HTMLElement, config?: EmbedConfig): Promise
       }
     }
   };
-  let agent: AgentSession | undefined;
-  let unsubscribe: (() => void) | undefined;
-  let resolveReady: (agent: AgentSession) => void = () => {};
-  const ready = new Promise<AgentSession>((resolve) => {
-    resolveReady = resolve;
+  controller.onEvent(forward);
+  // Session events of whichever scene is current.
+  let sessionOff: (() => void) | undefined;
+  let current: unknown;
+  const offState = controller.subscribe(() => {
+    const { agent } = controller.getState();
+    if (agent === current) return;
+    current = agent;
+    sessionOff?.();
+    sessionOff = agent?.subscribe((e) => {
+      const event = toEmbedEvent(e);
+      if (event) forward(event);
+    });
   });
-  const onAgent = (next: AgentSession) => {
-    if (next === agent) return;
-    unsubscribe?.();
-    agent = next;
-    unsubscribe = next.subscribe(forward);
-    resolveReady(next);
-  };
 
-  const root = createRoot(element);
-  // A session that cannot start (createSession rejects) shows its error in the page; mount rejects too.
+  let visibility: IntersectionObserver | undefined;
+  if (cfg.autorun === 'visible' && typeof IntersectionObserver !== 'undefined') {
+    visibility = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        controller.setVisible(true);
+        visibility?.disconnect();
+      }
+    });
+    visibility.observe(root);
+  } else controller.setVisible(true);
+
+  const onAutoHeight =
+    cfg.height === 'auto'
+      ? (options.onAutoHeight ??
+        ((height: number) => {
+          root.style.height = `${height}px`;
+        }))
+      : undefined;
+  const reactRoot = createRoot(root);
+  // A session that cannot start shows its error in the page; mount rejects too.
   let bootFailed: (err: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => {
     bootFailed = reject;
   });
-  const guardedCreate: CreateSession = (options) =>
-    createSession(options).catch((err: unknown) => {
-      bootFailed(err);
-      throw err;
-    });
-  root.render(
+  const guarded = {
+    ...controller,
+    createSession: (o: Parameters<typeof controller.createSession>[0]) =>
+      controller.createSession(o).catch((err: unknown) => {
+        if (!(err instanceof Error && err.message === 'This playground scene was replaced.')) bootFailed(err);
+        throw err;
+      }),
+  };
+  reactRoot.render(
     createElement(EmbedShell, {
+      controller: guarded,
+      config: cfg,
       warnings,
-      app: {
-        createSession: guardedCreate,
-        initialSettings,
-        stores: { sessionsStore: memorySessionsStore(), settingsStore: memorySettingsStore() },
-        keyless,
-        onAgent,
-      },
+      initialSettings,
+      root,
+      themeRoot,
+      onAutoHeight,
     }),
   );
-  // On failure the page keeps showing why (its boot error banner).
-  const first = await Promise.race([ready, failed]);
+  const first = await Promise.race([controller.ready, failed]).catch((err: unknown) => {
+    // The page keeps showing why (its boot error banner); the element stays the host's to reuse.
+    mounted.delete(element);
+    throw err;
+  });
 
   let unmounted: Promise<void> | undefined;
   return {
-    warnings,
+    warnings: [...warnings, ...controller.getState().notices],
     sandbox: first.sandbox.info().kind,
     async send(prompt) {
-      if (unmounted) return;
-      await (agent ?? first).send(prompt);
+      if (unmounted || typeof prompt !== 'string') return;
+      await controller.send(prompt);
     },
-    interrupt() {
-      (agent ?? first).interrupt();
+    interrupt: () => controller.interrupt(),
+    play: async () => {
+      if (!unmounted) await controller.play();
     },
+    reset: () => {
+      if (!unmounted) controller.reset();
+    },
+    goToStep: (index) => !unmounted && controller.goToStep(index),
+    showSolution: async () => {
+      if (!unmounted) await controller.showSolution();
+    },
+    exportReplay: () => controller.exportReplay(),
+    replayChecks: () => controller.getState().checks,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     unmount() {
       unmounted ??= (async () => {
-        unsubscribe?.();
+        visibility?.disconnect();
+        offState();
+        sessionOff?.();
         listeners.clear();
+        controller.interrupt();
+        controller.dispose();
         // The workbench disposes its agent (sandbox included) as it unmounts.
-        root.unmount();
-        await Promise.all(managers.map((m) => m.dispose().catch(() => {})));
-      })();
+        reactRoot.unmount();
+        root.remove();
+        mounted.delete(element);
+      })().catch((err: unknown) => console.error('tabcode: unmount failed', err));
       return unmounted;
     },
   };

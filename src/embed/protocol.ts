@@ -3,46 +3,22 @@
  * or through `mount()`'s `subscribe`). Events carry only plain, structured-cloneable fields: no
  * callbacks, no settings, never a key.
  *
- * Host → tabcode: `tabcode:config` (once; mounts), `tabcode:send`, `tabcode:interrupt`.
+ * Host → tabcode: `tabcode:config` (once; mounts), `tabcode:send`, `tabcode:interrupt`, `tabcode:play`
+ * (play the replay), `tabcode:reset`, `tabcode:step` (a lesson step), `tabcode:export-replay`.
  * tabcode → host: `tabcode:loaded` (listening: post the config now), `tabcode:warning` (a refused config
- * field), `tabcode:ready` (mounted), `tabcode:event` (a session event), `tabcode:error` (mount failed).
+ * field), `tabcode:ready` (mounted), `tabcode:event` (a session event), `tabcode:error` (mount failed),
+ * `tabcode:resize` (with `height: 'auto'`), `tabcode:replay` (the recorded session).
  */
 import type { SessionEvent } from '../agent/types.ts';
 import type { SandboxKind } from '../sandbox/sandbox.ts';
-import type { EmbedWarning } from './config.ts';
+import type { EmbedEvent, EmbedSandboxKind, HostMessage } from './config.ts';
 
-export type HostMessage =
-  | { type: 'tabcode:config'; config: unknown }
-  | { type: 'tabcode:send'; prompt: string }
-  | { type: 'tabcode:interrupt' };
+// The public name of the sandbox kinds is the sandbox's own list (a compile error here when they part).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const KINDS_MATCH: Same<EmbedSandboxKind, SandboxKind> = true;
+void KINDS_MATCH;
 
-export type EmbedMessage =
-  | { type: 'tabcode:loaded' }
-  | { type: 'tabcode:warning'; warning: EmbedWarning }
-  | { type: 'tabcode:ready'; sandbox: SandboxKind }
-  | { type: 'tabcode:event'; event: EmbedEvent }
-  | { type: 'tabcode:error'; message: string };
-
-/** A session event as a host sees it (noun-verb type, safe fields only). */
-export type EmbedEvent =
-  | { type: 'run-start'; prompt: string }
-  | { type: 'run-end' }
-  | { type: 'request-start'; turn: number }
-  | { type: 'text-delta'; text: string }
-  | { type: 'tool-use-start'; toolUseId: string; name: string }
-  | { type: 'tool-run-start'; toolUseId: string; name: string; input: unknown }
-  | {
-      type: 'tool-result';
-      toolUseId: string;
-      name: string;
-      isError: boolean;
-      status: 'done' | 'error' | 'interrupted';
-      durationMs: number;
-    }
-  | { type: 'permission-request'; toolUseId: string; name: string; message: string }
-  | { type: 'message-end'; stopReason: string | null; outputTokens: number }
-  | { type: 'turn-end'; reason: string }
-  | { type: 'error'; error: { kind: string; message: string; status?: number } };
+export type { EmbedEvent, EmbedMessage, HostMessage } from './config.ts';
 
 /** A JSON copy (what a tool input is anyway), so it always survives postMessage. */
 function plain(value: unknown): unknown {
@@ -95,7 +71,19 @@ export function toEmbedEvent(e: SessionEvent): EmbedEvent | undefined {
 /** Whether `data` is a message a host may send (anything else is ignored). */
 export function isHostMessage(data: unknown): data is HostMessage {
   if (typeof data !== 'object' || data === null) return false;
-  const m = data as { type?: unknown; prompt?: unknown };
-  if (m.type === 'tabcode:config' || m.type === 'tabcode:interrupt') return true;
-  return m.type === 'tabcode:send' && typeof m.prompt === 'string';
+  const m = data as { type?: unknown; prompt?: unknown; step?: unknown };
+  switch (m.type) {
+    case 'tabcode:config':
+    case 'tabcode:interrupt':
+    case 'tabcode:play':
+    case 'tabcode:reset':
+    case 'tabcode:export-replay':
+      return true;
+    case 'tabcode:send':
+      return typeof m.prompt === 'string';
+    case 'tabcode:step':
+      return typeof m.step === 'number';
+    default:
+      return false;
+  }
 }

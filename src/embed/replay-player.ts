@@ -9,7 +9,13 @@
  * Routes: POST …/v1/messages (SSE or JSON), POST …/v1/messages/count_tokens, GET …/v1/models.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { EmbedDemoTurn, EmbedReplay, EmbedReplayEvent, EmbedReplayResult } from './config.ts';
+import type {
+  EmbedDemoTurn,
+  EmbedReplay,
+  EmbedReplayEvent,
+  EmbedReplayResult,
+  ReplayCheck,
+} from './config.ts';
 import { messageFromEvents, type RequestToolResult, readRequest } from './replay-stream.ts';
 import { formatEvent, messageEvents } from './sse.ts';
 
@@ -21,16 +27,7 @@ export const DEMO_END_TEXT = 'That is the end of this demo.';
 /** Characters of a result shown on each side of a mismatch. */
 const MISMATCH_EXCERPT_CHARS = 200;
 
-/** The outcome of comparing one tool result with the recording. */
-export interface ReplayCheck {
-  toolUseId: string;
-  name: string;
-  ok: boolean;
-  /** For a mismatch: what differs, in a sentence, and both sides around the first difference. */
-  detail?: string;
-  expected?: string;
-  actual?: string;
-}
+export type { ReplayCheck } from './config.ts';
 
 export interface ReplayPlayer {
   fetch: typeof fetch;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockApi, startMockApi } from '../../e2e/mock-api/server.ts';
 import { createAgentSession } from '../agent/session.ts';
-import type { AgentSession, SessionEvent } from '../agent/types.ts';
+import type { SessionEvent } from '../agent/types.ts';
 import { createMemoryStore } from '../core/storage.ts';
 import type { EmbedReplay, EmbedWarning } from './config.ts';
 import { createReplayPlayer, type ReplayCheck } from './replay-player.ts';
