@@ -36,9 +36,12 @@ export function everythingEntry(): string {
   return join(dirname(pkg), 'dist', 'index.js');
 }
 
-/** Spawns server-everything and resolves once it listens (rejects after `timeoutMs`). */
-export async function startEverythingServer(timeoutMs = 20_000): Promise<EverythingServer> {
-  const port = await freePort();
+/**
+ * Spawns server-everything and resolves once it listens (rejects after `timeoutMs`). `port`: a given
+ * one (to restart it where it was), else a free one.
+ */
+export async function startEverythingServer(timeoutMs = 20_000, port?: number): Promise<EverythingServer> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(process.execPath, [everythingEntry(), 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

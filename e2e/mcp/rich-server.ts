@@ -127,8 +127,10 @@ export function createRichServer(options: { instructions?: string } = {}): RichS
       server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
         const args = (req.params.arguments ?? {}) as Record<string, unknown>;
         switch (req.params.name) {
-          case 'whoami':
-            return { content: [{ type: 'text', text: `you are ${extra.authInfo?.clientId ?? 'a guest'}` }] };
+          case 'whoami': {
+            const bearer = /^Bearer /.test(String(extra.requestInfo?.headers?.authorization ?? ''));
+            return { content: [{ type: 'text', text: `you are ${bearer ? 'signed in' : 'a guest'}` }] };
+          }
           case 'ask_profile': {
             const answer = await extra.sendRequest(
               {
