@@ -148,7 +148,8 @@ async function waitRestored(page: Page): Promise<void> {
 test(`a reload at ${INSTANTS} seeded random instants loses nothing that was shown (seed ${SEED})`, async ({
   page,
 }) => {
-  test.setTimeout(300_000);
+  // ~1.5 s per instant on a quiet 2-core machine; far more when the machine is shared.
+  test.setTimeout(600_000);
   await openApp(page);
   await connectRemembering(page, api);
   await allowEverything(page);
@@ -167,8 +168,10 @@ test(`a reload at ${INSTANTS} seeded random instants loses nothing that was show
     await sendPrompt(page, `Step ${i}`);
     const instant = Math.floor(random() * SPAN_MS);
     await page.waitForTimeout(instant);
+    // Listening before the reload starts: a quick reload must not load before the wait begins.
+    const loaded = page.waitForEvent('load');
     const shown = await readPage(page, true);
-    await page.waitForEvent('load');
+    await loaded;
     await waitRestored(page);
     const where = `step ${i}, reload ${instant} ms after sending`;
 
@@ -234,7 +237,8 @@ test('two tabs on one session: the second says so, saves nothing, and opens it o
   await waitSaved(page);
 
   const second = await context.newPage();
-  await openApp(second);
+  await second.goto('/?sandbox=just-bash');
+  await expect(second.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
   await expect(second.getByTestId('readonly-banner')).toContainText('This session is open in another tab.');
   await expect(second.getByTestId('user-message')).toHaveText('From the first tab');
   await expect(second.getByTestId('save-status')).toHaveAttribute('data-state', 'readonly');

@@ -48,7 +48,8 @@ export interface ModelSummary {
 /** Events the session emits: the loop's events plus run boundaries. */
 export type SessionEvent =
   | QueryEvent
-  | { type: 'run-start'; prompt: string }
+  /** `message` is the user message as sent (reminders, mentions and all), saved at once with the turn. */
+  | { type: 'run-start'; prompt: string; message?: MessageParam }
   | { type: 'run-end'; transcriptLength: number }
   /** A Messages API request left the page (retries included); sizes are of its JSON body. */
   | { type: 'request-sent'; sizes: RequestSizes }

@@ -88,8 +88,18 @@ describe('session model', () => {
       (p) => p.record.turnOpen && p.messages.put.some(([i, m]) => i === 1 && m.role === 'assistant'),
     );
     expect(during).toBeDefined();
-    // No write after the first rewrote the prompt (message 0): patches hold changes only.
-    expect(patches.every((p) => p.messages.put.every(([i]) => i > 0))).toBe(true);
+    // Patches hold changes only: replayed in order, every message a patch writes differs from the one
+    // stored before it.
+    const stored: string[] = [];
+    const rewrites: number[] = [];
+    for (const p of patches) {
+      for (const [i, m] of p.messages.put) {
+        if (stored[i] === JSON.stringify(m)) rewrites.push(i);
+        stored[i] = JSON.stringify(m);
+      }
+      stored.length = p.messages.length;
+    }
+    expect(rewrites).toEqual([]);
     expect(model.getState().save).toBe('saved');
     await model.dispose();
     await session.dispose();

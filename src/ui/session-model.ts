@@ -7,7 +7,7 @@
  * has been committed to IndexedDB. Events update the latest state at once; once per frame the changes
  * since the last commit are written (only the entries that changed: one message, one tool result, one
  * card), and when that transaction completes the state it wrote becomes the one shown. After a tool
- * result the project files are saved too before the card shows it. So a reload at any instant loses
+ * result the project files are saved before the session is. So a reload at any instant loses
  * nothing that was on screen: not the prompt of a first turn, not a finished call of a message whose
  * other calls still run (each result is added to the saved transcript as soon as it exists).
  *
@@ -166,10 +166,11 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
     const project = projectDirty;
     projectDirty = false;
     try {
-      const write = saved && store.write ? store.write(diffRecord(saved, record)) : store.save(record);
-      // A tool result is shown once the files it changed are saved too (a reload keeps both or the
-      // card does not say "done" yet).
-      await Promise.all([write, project ? agent.flushProject?.() : undefined]);
+      // The files a tool result changed are saved first, then the session: whatever the store holds as
+      // done has its files saved too (a reload between the two leaves the card unfinished, never the
+      // file lost).
+      if (project) await agent.flushProject?.();
+      await (saved && store.write ? store.write(diffRecord(saved, record)) : store.save(record));
       saved = listsOf(record);
       saveState = changed ? 'pending' : 'saved';
       saveError = undefined;
@@ -234,7 +235,7 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
     switch (event.type) {
       case 'run-start':
         rec.turnOpen = true;
-        rec.messages.push({ role: 'user', content: [{ type: 'text', text: event.prompt }] });
+        rec.messages.push(event.message ?? { role: 'user', content: [{ type: 'text', text: event.prompt }] });
         if (latest.title === UNTITLED_SESSION) next.title = titleFromPrompt(event.prompt);
         break;
       case 'message-end':
@@ -254,6 +255,11 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
         rec.turnOpen = false;
         rec.messages = [...agent.transcript()];
         projectDirty = true;
+        break;
+      case 'compaction-end':
+      case 'context-cleared':
+        // The transcript was replaced (summarized, or its old results cleared): saved as it now is.
+        rec.messages = [...event.messages];
         break;
     }
     latest = next;
