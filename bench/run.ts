@@ -24,6 +24,7 @@ const BENCHES: string[] = [
   '/bench/npm-install.ts',
   '/bench/node.ts',
   '/bench/python.ts',
+  '/bench/mcp-connect.ts',
 ];
 
 function arg(name: string): string | undefined {
