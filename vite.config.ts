@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { featureDefines } from './src/core/features.ts';
 import { pyodideAssets } from './src/runtimes/python/assets-plugin.ts';
+import { fetchProxyPlugin } from './src/tools/web-fetch/fetch-proxy-plugin.ts';
 
 /**
  * Headers every page needs: WebContainer requires cross-origin isolation (COOP + COEP), and
@@ -19,7 +20,12 @@ export default defineConfig(({ mode, command }) => {
   const features = featureDefines(mode, env);
   return {
     // Gate PYTHON: Pyodide's files are copied into the build (and served in dev) only with it on.
-    plugins: [react(), ...(features.__FEATURE_PYTHON__ === 'true' ? [pyodideAssets()] : [])],
+    // WebFetch's proxy at /api/fetch, on the dev server and `vite preview` only (never in a build).
+    plugins: [
+      react(),
+      fetchProxyPlugin(),
+      ...(features.__FEATURE_PYTHON__ === 'true' ? [pyodideAssets()] : []),
+    ],
     define: {
       ...features,
       __TABCODE_DEV_PROXY__: JSON.stringify(Boolean(apiKey) && command === 'serve'),

@@ -23,7 +23,10 @@ export function usePermissionQueue(session: AgentSession | null | undefined): st
   useEffect(() => {
     setQueue([]);
     if (!session) return;
-    return session.subscribe((event) => {
+    return session.subscribe((outer) => {
+      // A sub-agent's prompts queue with the others.
+      let event = outer;
+      while (event.type === 'subagent-event') event = event.event;
       if (event.type === 'permission-request') {
         setQueue((q) => (q.includes(event.toolUseId) ? q : [...q, event.toolUseId]));
       } else if (event.type === 'tool-run-start' || event.type === 'tool-result') {
@@ -150,6 +153,16 @@ export function PermissionPrompt({ card, position, total, keepsRules = false }: 
       </div>
       <p className="perm-message" id={`${feedbackId}-message`} data-testid="permission-message">
         {request.message || `${title} needs your permission to run.`}
+        {request.agentLabel && (
+          <span className="perm-agent" data-testid="permission-agent">
+            Asked by the sub-agent {request.agentLabel}
+          </span>
+        )}
+        {request.destructive && (
+          <span className="perm-destructive" data-testid="permission-destructive">
+            It may delete or overwrite something.
+          </span>
+        )}
       </p>
       <div className="perm-actions">
         <button

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import type { ToolResultView, ToolUseMessage } from '../core/tool.ts';
 import { HighlightedCode } from './HighlightedCode.tsx';
 import { languageOfPath } from './language.ts';
+import { Markdown } from './markdown/Markdown.tsx';
 import { useSnippetLine } from './sandbox-context.ts';
 import { unifiedDiff } from './unified-diff.ts';
 
@@ -112,6 +113,15 @@ export function CodeView({ code, path, language }: { code: string; path?: string
   );
 }
 
+/** Markdown a tool returned (a plan, search results, a sub-agent's report), rendered safely. */
+export function MarkdownView({ text }: { text: string }) {
+  return (
+    <div className="tool-markdown" data-testid="tool-markdown">
+      <Markdown text={text} />
+    </div>
+  );
+}
+
 export function PlainText({ text }: { text: string }) {
   return (
     <Foldable lines={lineCount(text)} className="plain-text">
@@ -128,6 +138,8 @@ export function ToolBody({ body }: { body: ToolUseMessage['body'] }) {
       return null;
     case 'text':
       return <PlainText text={body.text} />;
+    case 'markdown':
+      return <MarkdownView text={body.text} />;
     case 'code':
       return <CodeView code={body.code} language={body.language} />;
     case 'terminal':
@@ -152,6 +164,8 @@ export function ResultView({ view }: { view: ToolResultView }) {
   switch (view.kind) {
     case 'text':
       return <PlainText text={view.text} />;
+    case 'markdown':
+      return <MarkdownView text={view.text} />;
     case 'code':
       return <CodeView code={view.code} path={view.path} language={view.language} />;
     case 'diff':

@@ -259,6 +259,17 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
     [stores],
   );
 
+  // A tool changed the mode (EnterPlanMode, an approved plan): the switch shows it and it is saved.
+  const agentOpen = open?.agent;
+  useEffect(() => {
+    if (!agentOpen) return;
+    return agentOpen.subscribe((event) => {
+      if (event.type === 'permission-mode' && event.mode !== settingsRef.current.permissionMode) {
+        updateSettings({ permissionMode: event.mode });
+      }
+    });
+  }, [agentOpen, updateSettings]);
+
   const updatePrefs = useCallback(
     (patch: Partial<Prefs>) => {
       const p = { ...prefsRef.current, ...patch };

@@ -47,7 +47,11 @@ export const EnterPlanModeTool = buildTool({
 
   mapToolResultToToolResultBlockParam: (output: EnterPlanModeOutput, toolUseId) =>
     textResult(toolUseId, output.message),
-  renderToolUseMessage: () => ({ title: 'Enter plan mode', body: { kind: 'none' } }),
+  renderToolUseMessage: () => ({
+    title: 'Enter plan mode',
+    subtitle: 'explore and plan first',
+    body: { kind: 'none' },
+  }),
   renderToolResultMessage: () => ({ kind: 'text', text: 'Plan mode is on: only read-only tools run.' }),
   toAutoClassifierInput: () => 'enter plan mode',
 });

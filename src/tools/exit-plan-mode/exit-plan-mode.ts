@@ -74,14 +74,13 @@ export const ExitPlanModeTool = buildTool({
       toolUseId,
       `The user approved your plan, and the session left plan mode (the permission mode is now ${output.mode}${output.mode === 'acceptEdits' ? ': file edits in the workspace run without asking' : ''}). Start on it now, following the plan; keep the todo list up to date as you go.\n\nThe approved plan:\n${output.plan}`,
     ),
-  renderToolUseMessage: (input) => ({
-    title: 'Plan',
-    subtitle: 'for your approval',
-    body: input.plan ? { kind: 'markdown', text: input.plan } : { kind: 'none' },
-  }),
+  // The approval shows the plan while it waits; the result keeps it.
+  renderToolUseMessage: () => ({ title: 'Plan', subtitle: 'for your approval', body: { kind: 'none' } }),
   renderToolResultMessage: (output) => ({
-    kind: 'text',
-    text: `Plan approved: the session is in ${output.mode} mode now.`,
+    kind: 'markdown',
+    text: `*Approved: the session is in ${output.mode} mode now.*
+
+${output.plan}`,
   }),
   toAutoClassifierInput: (input) => `plan: ${input.plan.slice(0, 200)}`,
 });

@@ -223,3 +223,33 @@ export function createSkillCatalog(given: () => readonly SkillDefinition[] = () 
     current: () => last,
   };
 }
+
+/** The skills announcement last made in `messages` (its reminder text), or undefined. */
+export function lastSkillsAnnouncement(
+  messages: readonly { role: string; content: string | readonly { type: string; text?: string }[] }[],
+): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    for (let j = m.content.length - 1; j >= 0; j--) {
+      const text = m.content[j].text;
+      if (typeof text !== 'string' || !text.includes(SKILLS_REMINDER_HEADER)) continue;
+      return text.replace(/^<system-reminder>\n/, '').replace(/\n<\/system-reminder>$/, '');
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The reminder to send with the next prompt: the skills as loaded now, unless the transcript already
+ * announced exactly these (the announcement lives in the messages, so tools and system stay byte-stable).
+ */
+export function skillsAnnouncement(
+  loaded: LoadedSkills,
+  messages: Parameters<typeof lastSkillsAnnouncement>[0],
+): string | null {
+  const now = skillsReminder(loaded);
+  const before = lastSkillsAnnouncement(messages);
+  if (now === null) return before === undefined ? null : `${SKILLS_REMINDER_HEADER}\n(none)`;
+  return now === before ? null : now;
+}

@@ -126,7 +126,7 @@ export function createWebSearchTool(support: ServerToolSupport = createServerToo
           describeResult: (block) => {
             if (block.type !== 'web_search_tool_result') return undefined;
             found += Array.isArray(block.content) ? block.content.length : 0;
-            return `${found} result${found === 1 ? '' : 's'} so far`;
+            return `Searching: ${input.query} · ${found} result${found === 1 ? '' : 's'} so far`;
           },
         });
       } catch (err) {
