@@ -167,6 +167,71 @@ test('a server asks the user through a form with defaults; the answer reaches it
   });
 });
 
+test('progress on the card, the server log in the panel, a too-large image downscaled, a resource link read', async ({
+  page,
+}) => {
+  await openApp(page);
+  await saveServersAndReload(page, [{ name: 'rich', url: richHost.url }]);
+  const row = await mcpRow(page, 'rich');
+  await expect(row).toHaveAttribute('data-status', 'connected');
+  const load =
+    'select:mcp__rich__long_task,mcp__rich__log_some,mcp__rich__big_photo,mcp__rich__make_link,ReadMcpResource';
+  api.script([
+    { content: [{ type: 'tool_use', id: 'toolu_load', name: 'ToolSearch', input: { query: load } }] },
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_long', name: 'mcp__rich__long_task', input: { steps: 6, ms: 500 } },
+        { type: 'tool_use', id: 'toolu_log', name: 'mcp__rich__log_some', input: {} },
+        { type: 'tool_use', id: 'toolu_photo', name: 'mcp__rich__big_photo', input: {} },
+        { type: 'tool_use', id: 'toolu_link', name: 'mcp__rich__make_link', input: {} },
+      ],
+    },
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_read',
+          name: 'ReadMcpResource',
+          input: { server: 'rich', uri: 'memo://notes/1' },
+        },
+      ],
+    },
+    { content: [{ type: 'text', text: 'All done.' }] },
+  ]);
+  await connect(page, api);
+  await sendPrompt(page, 'Work, log, show the photo, and read the note');
+  await allowIfAsked(page, 'toolu_long');
+  // Progress notifications show on the running card.
+  await expect(toolCard(page, 'toolu_long')).toContainText(/Progress \d\/6/);
+  await expect(toolCard(page, 'toolu_long')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  for (const id of ['toolu_log', 'toolu_photo', 'toolu_link', 'toolu_read']) await allowIfAsked(page, id);
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('All done.');
+  await waitIdle(page);
+
+  // The 8 MB PNG was shrunk in the page to a JPEG the model takes.
+  const photo = toolResultFor(api.requests[3], 'toolu_photo');
+  const image = (Array.isArray(photo?.content) ? photo.content : []).find((b) => b.type === 'image');
+  expect(image?.type === 'image' && image.source.type === 'base64' && image.source.media_type).toBe(
+    'image/jpeg',
+  );
+  const data = image?.type === 'image' && image.source.type === 'base64' ? image.source.data : '';
+  expect((data.length * 3) / 4).toBeLessThan(5 * 1024 * 1024);
+  expect(data.length).toBeGreaterThan(10_000);
+  expect(resultText(toolResultFor(api.requests[3], 'toolu_link') ?? {})).toContain(
+    'Read it with ReadMcpResource {"server": "rich", "uri": "memo://notes/1"}.',
+  );
+  expect(resultText(toolResultFor(api.requests[4], 'toolu_read') ?? {})).toBe(
+    '[Resource memo://notes/1 (text/markdown)]\n# Note 1\nBuy milk.',
+  );
+
+  // The server's log is in the panel, as text.
+  const log = row.getByTestId('mcp-log');
+  await expect(log).toContainText('2 log messages');
+  await log.locator('summary').click();
+  await expect(log).toContainText('starting <b>work</b>');
+  await expect(log.locator('b, img')).toHaveCount(0);
+});
+
 test('server-everything restarted mid-session: the next call works without the user', async ({ page }) => {
   everything = await startEverythingServer();
   const port = everything.port;

@@ -5,6 +5,7 @@
  * list_changed storms, and every content kind in tool results (audience annotations, resource links,
  * structured content, an empty error, an oversized image).
  */
+import { crc32, deflateSync } from 'node:zlib';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -66,6 +67,7 @@ const BASE_TOOLS: Tool[] = [
   { name: 'structured', description: 'Returns text and structured content.', inputSchema: obj() },
   { name: 'empty_error', description: 'Fails with no content.', inputSchema: obj() },
   { name: 'huge_image', description: 'Returns an 8 MB PNG.', inputSchema: obj() },
+  { name: 'big_photo', description: 'Returns a real 2000×1400 PNG of about 8 MB.', inputSchema: obj() },
   { name: 'ask_model', description: 'Asks the client to sample the model.', inputSchema: obj() },
   { name: 'list_roots', description: "Lists the client's roots.", inputSchema: obj() },
   { name: 'add_note', description: 'Adds a note resource (resources/list_changed).', inputSchema: obj() },
@@ -77,6 +79,37 @@ const BASE_TOOLS: Tool[] = [
 ];
 
 const NOTE = '# Note 1\nBuy milk.';
+
+/** A real PNG of `width`×`height` RGB noise (noise does not compress: about 3 bytes a pixel). */
+export function noisePng(width: number, height: number): string {
+  const row = width * 3 + 1;
+  const raw = Buffer.alloc(row * height);
+  let seed = 12345;
+  for (let i = 0; i < raw.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    raw[i] = i % row === 0 ? 0 : seed >>> 24;
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'ascii');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]).toString('base64');
+}
+
+let photo: string | undefined;
 
 /** An 8 MB base64 payload that starts like a PNG: too large for the model, whatever it holds. */
 function hugePng(): string {
@@ -192,6 +225,9 @@ export function createRichServer(options: { instructions?: string } = {}): RichS
             return { content: [], isError: true };
           case 'huge_image':
             return { content: [{ type: 'image', data: hugePng(), mimeType: 'image/png' }] };
+          case 'big_photo':
+            photo ??= noisePng(2000, 1400);
+            return { content: [{ type: 'image', data: photo, mimeType: 'image/png' }] };
           case 'ask_model': {
             const res = await extra.sendRequest(
               {

@@ -2,6 +2,7 @@
  * tabcode's MCP client: the public surface. An agent session owns one McpManager; the UI (McpPanel),
  * the embed API and the host page add and remove servers through it.
  */
+import { browserDownscaler, canDownscale } from './image-downscale.ts';
 import { createMcpManager, type McpManager, type McpManagerOptions } from './manager.ts';
 import { callbackUrl, createPopupAuthorizer } from './oauth/browser.ts';
 import { createDefaultAuthStore } from './oauth/store.ts';
@@ -10,6 +11,7 @@ import type { McpServerConfig } from './types.ts';
 
 export { adaptMcpTools, inputSchemaProblem } from './adapter.ts';
 export type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
+export { browserDownscaler } from './image-downscale.ts';
 export { inPageServer, MessagePortTransport } from './in-page.ts';
 export type { McpInteraction, McpInteractionAnswer } from './interactions.ts';
 export {
@@ -50,6 +52,7 @@ export function createDefaultMcpManager(embedServers: readonly McpServerConfig[]
   const manager = createMcpManager({
     ...(hasIdb ? { store: createIdbConfigStore() } : {}),
     ...(auth ? { auth } : {}),
+    ...(canDownscale() ? { downscale: browserDownscaler } : {}),
   });
   void manager.loadPersisted();
   for (const config of embedServers) {

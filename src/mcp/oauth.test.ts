@@ -64,7 +64,7 @@ describe('OAuth sign-in', () => {
     const store = createMemoryAuthStore();
     const m = manager({ store });
     const state = await m.addServer({ type: 'http', name: 'secure', url: as.mcpUrl });
-    expect(state).toMatchObject({ status: 'connected', auth: { signedIn: true }, toolCount: 13 });
+    expect(state).toMatchObject({ status: 'connected', auth: { signedIn: true }, toolCount: 14 });
     // RFC 9728 then RFC 8414 discovery, dynamic registration, the authorization and the token request.
     expect(as.asRequests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /.well-known/oauth-authorization-server',

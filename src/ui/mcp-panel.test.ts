@@ -129,7 +129,7 @@ describe('McpPanel: sign-in, logs, prompts, resources', () => {
 
   it('shows the log, instructions, prompts as commands and resources as mentions — as text, never HTML', () => {
     const html = row(render(m), 'rich');
-    expect(html).toContain('Connected · 13 tools · 4 resources · 1 prompt · Streamable HTTP');
+    expect(html).toContain('Connected · 14 tools · 4 resources · 1 prompt · Streamable HTTP');
     expect(html).toContain('2 log messages');
     expect(html).toContain('starting &lt;b&gt;work&lt;/b&gt;');
     expect(html).toContain('{&quot;failed&quot;:&quot;&lt;img src=x onerror=alert(1)&gt;&quot;}');
