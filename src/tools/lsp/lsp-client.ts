@@ -7,6 +7,9 @@
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { type LspRequest, SOURCE_FILE, type SourceFileText } from './language-service.ts';
 
+/** The gate's marker, in the worker's name: a build with the gate off has no trace of it (bundle test). */
+export const LSP_GATE_MARKER = 'tabcode LSP gate';
+
 /** Most files the language service is given, and the most bytes of them. */
 export const LSP_MAX_FILES = 4000;
 export const LSP_MAX_BYTES = 30_000_000;
@@ -31,7 +34,7 @@ export interface LspConnection {
 export function createWorkerConnection(): LspConnection {
   const worker = new Worker(new URL('./lsp-worker.ts', import.meta.url), {
     type: 'module',
-    name: 'lsp-worker',
+    name: `lsp-worker (${LSP_GATE_MARKER})`,
   });
   let nextId = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();

@@ -1,7 +1,7 @@
 /**
  * LSP (behind the compile-time gate `__FEATURE_LSP__`; marker: tabcode LSP gate): the TypeScript
  * language service in a worker over the sandbox's files, giving diagnostics, definitions, references,
- * hover text and a file's symbols. `withDiagnostics` makes Edit, Write and NotebookEdit results carry
+ * hover text and a file's symbols (the worker's name carries the gate's marker). `withDiagnostics` makes Edit, Write and NotebookEdit results carry
  * the changed file's new diagnostics, as the best agents do. The registry imports this file only inside
  * its gate branch; TypeScript itself loads in the worker on the first request.
  */
@@ -21,8 +21,6 @@ import type { LspOperation } from './language-service.ts';
 import { createWorkerConnection, isSourceFile, type LspConnection, WorkspaceMirror } from './lsp-client.ts';
 import promptText from './prompt.md?raw';
 
-/** The gate's marker: a build with the gate off contains no trace of this string (bundle test). */
-export const LSP_GATE_MARKER = 'tabcode LSP gate';
 /** An LSP request that takes longer fails (the first one loads TypeScript). */
 export const LSP_TIMEOUT_MS = 60_000;
 /** How long an edit waits for its file's diagnostics before it returns without them. */
