@@ -19,6 +19,8 @@ import type { Expansions } from './ranking.ts';
 export const SEMANTIC_NEIGHBOURS = 5;
 /** Cosine similarity below which a catalogue word is not a neighbour. */
 export const SEMANTIC_MIN_SIMILARITY = 0.55;
+/** Query words expanded per query (a pasted page is expanded by its first words only). */
+export const SEMANTIC_MAX_WORDS = 8;
 
 /** A word-vector table: unit vectors, `dims` int8 components each (scaled by 127), words in one list. */
 export interface WordVectors {
@@ -80,7 +82,12 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectors {
 export interface VocabularyMatrix {
   words: string[];
   data: Int8Array;
+  /** Neighbours already found, by query word (a session repeats its words). */
+  memo: Map<string, { word: string; similarity: number }[]>;
 }
+
+/** Most query words remembered per catalogue. */
+const MEMO_WORDS = 5000;
 
 /** The rows of `vectors` for the catalogue words it knows (words it does not know are left out). */
 export function vocabularyMatrix(vectors: WordVectors, vocabulary: Iterable<string>): VocabularyMatrix {
@@ -98,12 +105,13 @@ export function vocabularyMatrix(vectors: WordVectors, vocabulary: Iterable<stri
   rows.forEach((r, j) => {
     data.set(vectors.data.subarray(r * d, r * d + d), j * d);
   });
-  return { words, data };
+  return { words, data, memo: new Map() };
 }
 
 /**
- * Nearest catalogue words of each query word that has a vector (the query word itself excluded).
- * Linear in vocabulary × dims per query word.
+ * Nearest catalogue words of each query word that has a vector (the query word itself excluded), for
+ * the first SEMANTIC_MAX_WORDS words. Linear in vocabulary × dims per new query word; remembered per
+ * catalogue.
  */
 export function nearestWords(
   vectors: WordVectors,
@@ -116,9 +124,17 @@ export function nearestWords(
   const scale = 127 * 127;
   const min = minSimilarity * scale;
   const out = new Map<string, { word: string; similarity: number }[]>();
-  for (const qw of queryWords) {
+  for (const qw of queryWords.slice(0, SEMANTIC_MAX_WORDS)) {
     const r = vectors.rows.get(qw);
     if (r === undefined || out.has(qw)) continue;
+    const known =
+      neighbours === SEMANTIC_NEIGHBOURS && minSimilarity === SEMANTIC_MIN_SIMILARITY
+        ? matrix.memo.get(qw)
+        : undefined;
+    if (known) {
+      out.set(qw, known);
+      continue;
+    }
     const q = vectors.data.subarray(r * d, r * d + d);
     const found: { word: string; similarity: number }[] = [];
     for (let j = 0; j < matrix.words.length; j++) {
@@ -128,7 +144,12 @@ export function nearestWords(
       if (s >= min && matrix.words[j] !== qw) found.push({ word: matrix.words[j], similarity: s / scale });
     }
     found.sort((a, b) => b.similarity - a.similarity);
-    out.set(qw, found.slice(0, neighbours));
+    const top = found.slice(0, neighbours);
+    out.set(qw, top);
+    if (neighbours === SEMANTIC_NEIGHBOURS && minSimilarity === SEMANTIC_MIN_SIMILARITY) {
+      if (matrix.memo.size >= MEMO_WORDS) matrix.memo.clear();
+      matrix.memo.set(qw, top);
+    }
   }
   return out;
 }
