@@ -409,27 +409,28 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 
   /** The Models API's window for `model` (asked once per model), else the table's. Never rejects. */
   async function windowOf(model: string) {
-    if (!reportedWindows.has(model)) {
-      const apiKey =
-        settings.apiKey || (options.keyless || usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
+    const apiKey =
+      settings.apiKey || (options.keyless || usesDevProxy(settings) ? PROXY_PLACEHOLDER_KEY : '');
+    // Without a key the API cannot be asked yet: the table answers until there is one.
+    if (!apiKey) return contextWindowOf(model);
+    const key = `${settings.baseURL}\n${model}`;
+    if (!reportedWindows.has(key)) {
       const client = createAnthropicClient({
-        apiKey: apiKey || 'none',
+        apiKey,
         baseURL: settings.baseURL,
         fetch: options.fetch,
         maxRetries: 0,
         timeoutMs: 5_000,
       });
       reportedWindows.set(
-        model,
-        apiKey
-          ? client.models.retrieve(model).then(
-              (m) => m.max_input_tokens ?? null,
-              () => null,
-            )
-          : Promise.resolve(null),
+        key,
+        client.models.retrieve(model).then(
+          (m) => m.max_input_tokens ?? null,
+          () => null,
+        ),
       );
     }
-    return contextWindowOf(model, await reportedWindows.get(model));
+    return contextWindowOf(model, await reportedWindows.get(key));
   }
 
   /** /compact: the conversation summarized now, with the session's own tools, system and settings. */

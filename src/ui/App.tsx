@@ -30,6 +30,7 @@ import { Transcript } from './Transcript.tsx';
 import { latestTodos } from './todos.ts';
 import type { TranscriptItem } from './transcript-state.ts';
 import { UsagePanel } from './UsagePanel.tsx';
+import { useHabits } from './use-habits.tsx';
 import { useMediaQuery } from './use-media-query.ts';
 import { useOnline } from './use-online.ts';
 import { usePreviewUrl } from './use-preview.ts';
@@ -92,6 +93,8 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     embed?.openFile ? { path: embed.openFile } : null,
   );
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  /** `!` lines and the page's slash commands run here, before anything is sent (see use-habits). */
+  const pageCommand = useRef<(text: string) => boolean>(() => false);
   const online = useOnline();
   /** At phone width one column shows at a time, picked with the switcher. */
   const phone = useMediaQuery(PHONE_QUERY);
@@ -127,7 +130,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     if (!agent || running || queue.length === 0) return;
     const [next, ...rest] = queue;
     setQueue(rest);
-    sendText(next);
+    if (!pageCommand.current(next)) sendText(next);
   }, [agent]);
 
   // A new session starts with an empty queue.
@@ -152,6 +155,10 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
   const send = () => {
     const text = prompt.trim();
     if (!text || running) return;
+    if (pageCommand.current(text)) {
+      setPrompt('');
+      return;
+    }
     if (sendText(text)) setPrompt('');
   };
 
@@ -183,7 +190,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     }
     const [next, ...rest] = queue;
     setQueue(rest);
-    sendText(next);
+    if (!pageCommand.current(next)) sendText(next);
   }, [running]);
 
   const interrupt = useCallback(() => {
@@ -237,6 +244,19 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
       wb.updatePrefs({ sideTab: 'todos' });
   };
   const sidePane = pane === 'files' || pane === 'terminal' || pane === 'more';
+  const habits = useHabits({
+    wb,
+    settings,
+    prompt,
+    setPrompt,
+    inputRef,
+    showTab,
+    openFile: (path) => {
+      showTab('files');
+      setOpenFile({ path });
+    },
+  });
+  pageCommand.current = habits.dispatch;
   const history = useMemo(() => items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [items]);
   const todos = useMemo(() => latestTodos(items), [items]);
   const permissionSlot = usePermissionSlot(agent);
@@ -286,7 +306,9 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     {
       id: 'usage',
       label: 'Usage',
-      render: () => <UsagePanel requests={view?.usage.requests ?? []} demo={keyless} />,
+      render: () => (
+        <UsagePanel requests={view?.usage.requests ?? []} demo={keyless} context={habits.context} />
+      ),
     },
     { id: 'mcp', label: 'MCP', render: () => <McpPanel manager={agent?.mcp} /> },
     { id: 'rules', label: 'Permissions', render: () => <PermissionRules session={agent} /> },
@@ -302,6 +324,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
           save={view && view.transcript.items.length > 0 ? view.save : null}
           saveError={view?.saveError}
           usage={view?.usage.requests ?? []}
+          context={habits.context}
           demo={keyless}
           sessionsOpen={prefs.sessionsOpen}
           sideOpen={prefs.sideOpen}
@@ -459,6 +482,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
                 onRemoveQueued={(i) => setQueue((q) => q.filter((_, j) => j !== i))}
                 mode={settings.permissionMode}
                 onModeChange={setMode}
+                completion={habits.completion}
               />
             </div>
           </main>

@@ -1,6 +1,7 @@
 /** The top bar: panel toggles, name, save status, usage meter, sandbox kind, model and settings. */
 import type { RequestUsage } from '../agent/sessions-store.ts';
 import type { SandboxInfo } from '../sandbox/sandbox.ts';
+import { ContextMeter, type ContextMeterProps } from './ContextMeter.tsx';
 import type { SaveStatus } from './session-model.ts';
 import { UsageMeter } from './UsagePanel.tsx';
 
@@ -10,6 +11,8 @@ interface HeaderProps {
   save: SaveStatus | null;
   saveError?: string;
   usage: readonly RequestUsage[];
+  /** The context meter's figures (left out until the window is known). */
+  context?: Omit<ContextMeterProps, 'variant' | 'onOpen'>;
   /** A scripted demo (no model): token figures come from the script and nothing is billed. */
   demo?: boolean;
   sessionsOpen: boolean;
@@ -66,6 +69,7 @@ export function Header(props: HeaderProps) {
             {SAVE_LABEL[save]}
           </span>
         )}
+        {props.context && <ContextMeter {...props.context} variant="header" onOpen={props.onOpenUsage} />}
         <UsageMeter requests={props.usage} demo={props.demo} onOpen={props.onOpenUsage} />
         <span
           className={`badge ${sandbox ? `badge-${sandbox.kind}` : 'badge-loading'}`}

@@ -12,6 +12,7 @@ import type {
   PermissionRuleProblem,
   PermissionRuleSource,
 } from '../core/permissions/types.ts';
+import { HooksList } from './HooksList.tsx';
 import './permissions.css';
 
 const BEHAVIOR_LABEL: Record<PermissionBehavior, string> = {
@@ -230,6 +231,7 @@ export function PermissionRules({ session }: { session: AgentSession | null | un
         );
       })}
       <AddRuleForm store={store} />
+      <HooksList hooks={session?.hooks} />
     </div>
   );
 }

@@ -3,7 +3,15 @@
  * adds a newline, Up/Down walk the prompt history, Shift+Tab cycles the permission mode, Esc (handled by
  * the page) interrupts. Queued prompts show above the box and can be removed before they are sent.
  */
-import { type KeyboardEvent, type RefObject, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+} from 'react';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
 import { MODE_LABEL } from './SettingsDialog.tsx';
 
@@ -26,6 +34,11 @@ interface PromptBoxProps {
   onRemoveQueued: (index: number) => void;
   mode: PermissionMode;
   onModeChange: (mode: PermissionMode) => void;
+  /**
+   * The autocomplete (slash commands, `@` files): its menu, shown above the input, and its key handler,
+   * which sees every key first (true: it took the key).
+   */
+  completion?: { menu: ReactNode; onKeyDown: (e: KeyboardEvent<HTMLTextAreaElement>) => boolean };
 }
 
 const MAX_HEIGHT_PX = 240;
@@ -34,6 +47,8 @@ export function PromptBox(props: PromptBoxProps) {
   const { value, onChange, running, inputRef, history, queued } = props;
   const ready = props.ready && !props.readOnly;
   const canSend = ready && !running && value.trim() !== '';
+  /** `!` mode: the line runs in the sandbox shell instead of going to the model. */
+  const shellMode = value.trimStart().startsWith('!');
   // While the session starts, Enter queues the prompt: it goes out once the agent is up.
   const canQueue = (ready ? running : !props.readOnly) && value.trim() !== '';
   /** Position in the history while walking it with Up/Down (history.length = the draft). */
@@ -76,6 +91,7 @@ export function PromptBox(props: PromptBoxProps) {
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const el = e.currentTarget;
     if (e.nativeEvent.isComposing) return;
+    if (props.completion?.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       walk.current = null;
@@ -105,7 +121,8 @@ export function PromptBox(props: PromptBoxProps) {
 
   return (
     <form
-      className="prompt-box"
+      className={shellMode ? 'prompt-box prompt-shell' : 'prompt-box'}
+      data-mode={shellMode ? 'shell' : 'prompt'}
       onSubmit={(e) => {
         e.preventDefault();
         if (canSend) props.onSend();
@@ -131,6 +148,7 @@ export function PromptBox(props: PromptBoxProps) {
           ))}
         </ol>
       )}
+      {props.completion?.menu}
       <textarea
         ref={inputRef}
         className="prompt-input"
@@ -171,6 +189,11 @@ export function PromptBox(props: PromptBoxProps) {
             ))}
           </select>
         </label>
+        {shellMode && (
+          <span className="prompt-shell-label" data-testid="shell-mode">
+            ! runs in the sandbox shell
+          </span>
+        )}
         {!running && (
           <span className="prompt-hint muted">
             <kbd>Enter</kbd> send · <kbd>⇧ Enter</kbd> newline · <kbd>↑</kbd> history · <kbd>⇧ Tab</kbd> mode

@@ -4,7 +4,12 @@
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { AgentSettings, ModelSummary } from '../agent/types.ts';
-import { DEFAULT_MODEL } from '../core/constants.ts';
+import {
+  DEFAULT_AUTO_COMPACT_RATIO,
+  DEFAULT_MODEL,
+  DEFAULT_THINKING_BUDGET_TOKENS,
+  MIN_THINKING_BUDGET_TOKENS,
+} from '../core/constants.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
 import { THEMES, type Theme } from './settings-store.ts';
 
@@ -126,6 +131,9 @@ export function SettingsDialog({
         model: draft.model.trim(),
         maxTokens,
         permissionMode: draft.permissionMode,
+        thinkingBudget: Number(draft.thinkingBudget) || 0,
+        autoCompact: draft.autoCompact,
+        autoCompactRatio: Number(draft.compactPercent) / 100,
       },
       theme: draft.theme,
       rememberKey: draft.remember,
@@ -267,6 +275,49 @@ export function SettingsDialog({
             </select>
           </label>
         </div>
+        <div className="field-row">
+          <label className="field">
+            <span className="field-label">Extended thinking</span>
+            <select
+              data-testid="thinking-select"
+              value={draft.thinkingBudget}
+              onChange={(e) => setDraft({ ...draft, thinkingBudget: e.target.value })}
+            >
+              {THINKING_BUDGETS.map((b) => (
+                <option key={b} value={String(b)}>
+                  {b === 0 ? 'Off' : `${b.toLocaleString('en-US')} tokens`}
+                </option>
+              ))}
+            </select>
+            <span className="field-help">
+              The model thinks before it answers; shown collapsed in the chat.
+            </span>
+          </label>
+          <label className="field">
+            <span className="field-label">Auto-compact</span>
+            <select
+              data-testid="auto-compact-select"
+              value={draft.autoCompact ? draft.compactPercent : 'off'}
+              onChange={(e) =>
+                setDraft(
+                  e.target.value === 'off'
+                    ? { ...draft, autoCompact: false }
+                    : { ...draft, autoCompact: true, compactPercent: e.target.value },
+                )
+              }
+            >
+              <option value="off">Off (only /compact)</option>
+              {COMPACT_PERCENTS.map((p) => (
+                <option key={p} value={String(p)}>
+                  At {p}% of the context window
+                </option>
+              ))}
+            </select>
+            <span className="field-help">
+              Old tool results are cleared first, then the conversation is summarized.
+            </span>
+          </label>
+        </div>
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={onClose} data-testid="settings-cancel">
             Cancel
@@ -280,6 +331,11 @@ export function SettingsDialog({
   );
 }
 
+/** Thinking budgets offered (0: off). */
+const THINKING_BUDGETS = [0, MIN_THINKING_BUDGET_TOKENS, DEFAULT_THINKING_BUDGET_TOKENS, 16_000, 32_000];
+/** Auto-compaction thresholds offered (percent of the window). */
+const COMPACT_PERCENTS = [50, 60, 70, 75, 80, 85, 90, 95];
+
 function toDraft(settings: AgentSettings, theme: Theme, remember: boolean) {
   return {
     apiKey: settings.apiKey,
@@ -287,6 +343,9 @@ function toDraft(settings: AgentSettings, theme: Theme, remember: boolean) {
     model: settings.model,
     maxTokens: String(settings.maxTokens),
     permissionMode: settings.permissionMode,
+    thinkingBudget: String(settings.thinkingBudget ?? 0),
+    autoCompact: settings.autoCompact !== false,
+    compactPercent: String(Math.round((settings.autoCompactRatio ?? DEFAULT_AUTO_COMPACT_RATIO) * 100)),
     theme,
     remember,
   };

@@ -6,8 +6,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { QueryError } from '../core/events.ts';
+import { CompactionDivider } from './CompactionDivider.tsx';
 import { describeError, describeRetry } from './format.ts';
+import { CommandEntry, NoteEntry, ShellEntry } from './HabitEntries.tsx';
 import { Markdown } from './markdown/Markdown.tsx';
+import { ThinkingBlock } from './ThinkingBlock.tsx';
 import { type PermissionSlot, ToolCard } from './ToolCard.tsx';
 import type { Notice, RetryWait, TranscriptItem } from './transcript-state.ts';
 import { useNow } from './use-now.ts';
@@ -231,6 +234,16 @@ const TranscriptEntry = memo(function TranscriptEntry({
       return <ErrorBanner error={item.error} onOpenSettings={onOpenSettings} />;
     case 'notice':
       return <NoticeLine notice={item.notice} onOpenSettings={onOpenSettings} />;
+    case 'thinking':
+      return <ThinkingBlock item={item} />;
+    case 'compaction':
+      return <CompactionDivider item={item} />;
+    case 'shell':
+      return <ShellEntry item={item} />;
+    case 'command':
+      return <CommandEntry item={item} />;
+    case 'note':
+      return <NoteEntry item={item} />;
   }
 });
 

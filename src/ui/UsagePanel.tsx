@@ -5,6 +5,7 @@
 import { Fragment, memo, useState } from 'react';
 import type { RequestUsage } from '../agent/sessions-store.ts';
 import type { ToolSearchModeInfo } from '../core/deferred-tools.ts';
+import { ContextMeter, type ContextMeterProps } from './ContextMeter.tsx';
 import {
   estimateCost,
   formatCost,
@@ -18,11 +19,14 @@ function UsagePanelView({
   requests,
   demo,
   toolSearch,
+  context,
 }: {
   requests: readonly RequestUsage[];
   demo?: boolean;
   /** The session's ToolSearch mode and why (describeToolSearchMode); the line is left out without it. */
   toolSearch?: ToolSearchModeInfo;
+  /** The context meter's figures (used / window). */
+  context?: Omit<ContextMeterProps, 'variant' | 'onOpen'>;
 }) {
   const totals = usageTotals(requests);
   const [openRow, setOpenRow] = useState<number | null>(null);
@@ -44,6 +48,7 @@ function UsagePanelView({
           ToolSearch: {toolSearch.mode} mode. {toolSearch.why}
         </p>
       )}
+      {context && <ContextMeter {...context} variant="panel" />}
       <Totals totals={totals} demo={demo} />
       {requests.length === 0 ? (
         <div className="panel-empty muted">Token counts appear here after the first reply.</div>

@@ -106,5 +106,10 @@ function sanitizeSettings(v: unknown): Partial<AgentSettings> {
     (PERMISSION_MODES as readonly string[]).includes(v.permissionMode)
   )
     out.permissionMode = v.permissionMode as AgentSettings['permissionMode'];
+  if (typeof v.thinkingBudget === 'number' && Number.isInteger(v.thinkingBudget) && v.thinkingBudget >= 0)
+    out.thinkingBudget = v.thinkingBudget;
+  if (typeof v.autoCompact === 'boolean') out.autoCompact = v.autoCompact;
+  if (typeof v.autoCompactRatio === 'number' && v.autoCompactRatio > 0 && v.autoCompactRatio < 1)
+    out.autoCompactRatio = v.autoCompactRatio;
   return out;
 }

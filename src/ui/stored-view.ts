@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { INTERRUPT_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE } from '../core/constants.ts';
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../core/messages.ts';
+import { HABIT_ITEM_SCHEMAS } from './habits-stored.ts';
 import { blockText, type TranscriptItem } from './transcript-state.ts';
 
 export const STORED_VIEW_VERSION = 1;
@@ -103,6 +104,7 @@ const item = z.discriminatedUnion('kind', [
     id: str,
     notice: z.enum(['interrupted', 'max_turns', 'max_tokens', 'refusal', 'missing-key']),
   }),
+  ...HABIT_ITEM_SCHEMAS,
 ]);
 const storedView = z.object({ version: z.literal(STORED_VIEW_VERSION), items: z.array(item) });
 

@@ -5,6 +5,12 @@
 import type { SessionEvent } from '../agent/types.ts';
 import type { PermissionAnswer, QueryError } from '../core/events.ts';
 import type { ToolResultBlockParam, ToolResultView, ToolUseMessage } from '../core/tool.ts';
+import {
+  type HabitItem,
+  type HabitLocalEvent,
+  reduceHabitEvent,
+  settleRestoredItem,
+} from './habits-state.ts';
 
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted';
 
@@ -57,7 +63,9 @@ export type TranscriptItem =
     }
   | { kind: 'tool'; id: string; card: ToolCardState }
   | { kind: 'error'; id: string; error: QueryError }
-  | { kind: 'notice'; id: string; notice: Notice };
+  | { kind: 'notice'; id: string; notice: Notice }
+  /** Thinking, compaction dividers, `!` runs, slash command output, notes (habits-state.ts). */
+  | HabitItem;
 
 /** A failed request that will be sent again: the page counts down to `until`. */
 export interface RetryWait {
@@ -87,12 +95,15 @@ export type LocalEvent =
   | { type: 'local-notice'; notice: Notice }
   | { type: 'local-clear' }
   /** A saved session opened: its items, and whether its last turn was cut off (reload mid-turn). */
-  | { type: 'local-restore'; items: TranscriptItem[]; interrupted: boolean };
+  | { type: 'local-restore'; items: TranscriptItem[]; interrupted: boolean }
+  | HabitLocalEvent;
 
 /** What the reducer takes: an event, stamped with the time it arrived when the caller knows it. */
 export type TranscriptAction = (SessionEvent | LocalEvent) & { at?: number };
 
 export function reduceTranscript(state: TranscriptState, event: TranscriptAction): TranscriptState {
+  const habit = reduceHabitEvent(state, event);
+  if (habit) return habit;
   switch (event.type) {
     case 'run-start':
       return push({ ...state, running: true, messageId: undefined }, (id) => ({
@@ -120,11 +131,13 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
       };
     case 'message-end': {
       const ids = new Set(state.streamingIds ?? []);
-      const items = state.items.map((item) =>
-        ids.has(item.id) && item.kind === 'assistant-text' && item.streaming
-          ? { kind: item.kind, id: item.id, text: item.text }
-          : item,
-      );
+      const items = state.items.map((item): TranscriptItem => {
+        if (!ids.has(item.id)) return item;
+        if (item.kind === 'assistant-text' && item.streaming)
+          return { kind: item.kind, id: item.id, text: item.text };
+        if (item.kind === 'thinking' && item.streaming) return { ...item, streaming: false };
+        return item;
+      });
       return { ...state, items, streamingIds: undefined };
     }
     case 'text-delta': {
@@ -218,6 +231,11 @@ function restore(items: TranscriptItem[], interrupted: boolean): TranscriptState
       changed = true;
       return discard(item);
     }
+    const settled = settleRestoredItem(item);
+    if (settled !== item) {
+      changed = true;
+      return settled;
+    }
     if (item.kind !== 'tool' || (item.card.status !== 'running' && item.card.status !== 'pending'))
       return item;
     changed = true;
@@ -260,6 +278,8 @@ function endStream(state: TranscriptState): TranscriptState {
   const items = state.items.map((item): TranscriptItem => {
     if (!open.has(item.id)) return item;
     if (item.kind === 'assistant-text') return item.streaming ? discard(item) : item;
+    if (item.kind === 'thinking')
+      return item.streaming ? { ...item, streaming: false, discarded: true } : item;
     if (item.kind === 'tool' && item.card.status === 'pending')
       return { ...item, card: settleCard(item.card, NOTE_INPUT_CUT) };
     return item;

@@ -13,6 +13,11 @@ export interface UsageState {
   pendingSizes?: RequestSizes;
   /** Model of the response streaming now. */
   model?: string;
+  /**
+   * Tokens of the context now (the context meter): the last reply's input, cache reads and writes and
+   * output, or what a compaction or a clearing left. Not saved: a restored session uses its last row.
+   */
+  context?: { tokens: number };
 }
 
 export const initialUsage: UsageState = { requests: [] };
@@ -34,11 +39,39 @@ export function reduceUsage(state: UsageState, event: SessionEvent & { at?: numb
         cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
         ...(state.pendingSizes ? { sizes: state.pendingSizes } : {}),
       };
-      return { requests: [...state.requests, entry] };
+      return { requests: [...state.requests, entry], context: { tokens: contextOfRow(entry) } };
     }
+    case 'compaction-end': {
+      // The summarization was a request like the others (it is billed); the context is now its result.
+      const u = event.usage;
+      const entry: RequestUsage = {
+        at: event.at ?? Date.now(),
+        model: event.model,
+        inputTokens: u.input_tokens ?? 0,
+        outputTokens: u.output_tokens ?? 0,
+        cacheReadTokens: u.cache_read_input_tokens ?? 0,
+        cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+        ...(state.pendingSizes ? { sizes: state.pendingSizes } : {}),
+      };
+      return { requests: [...state.requests, entry], context: { tokens: event.tokensAfter } };
+    }
+    case 'context-cleared':
+      return { ...state, context: { tokens: event.tokensAfter } };
     default:
       return state;
   }
+}
+
+/** The context a request's row measures: every input token plus its reply. */
+export function contextOfRow(r: RequestUsage): number {
+  return r.inputTokens + r.cacheReadTokens + r.cacheWriteTokens + r.outputTokens;
+}
+
+/** Tokens of the context now, for the meter (undefined before the first request). */
+export function contextUsed(state: Pick<UsageState, 'requests' | 'context'>): number | undefined {
+  if (state.context) return state.context.tokens;
+  const last = state.requests[state.requests.length - 1];
+  return last ? contextOfRow(last) : undefined;
 }
 
 export interface UsageTotals {

@@ -12,7 +12,7 @@ import type { ContentBlockParam, MessageParam, TextBlockParam } from '../../core
 import { expandPrompt } from '../../mcp/index.ts';
 import type { McpManager } from '../../mcp/manager.ts';
 import { promptCommand } from '../../mcp/prompts.ts';
-import { BUILTIN_NAMES } from '../slash/builtins.ts';
+import { BUILTIN_NAMES, INIT_PROMPT } from '../slash/builtins.ts';
 import { fillArguments, parseSlashCommand, unknownCommandHint } from '../slash/parse.ts';
 import { loadWorkspaceCommands, skillPrompt } from '../slash/workspace-commands.ts';
 import type { SessionEvent } from '../types.ts';
@@ -54,6 +54,11 @@ async function expandCommand(prompt: string, deps: PrepareTurnDeps): Promise<Pre
     if (!text.trim())
       return { ok: false, reason: `/${command.name} (${found.origin}) is empty: nothing was sent.` };
     return { ok: true, blocks: [{ type: 'text', text }] };
+  }
+  // /init is meant for the model: it asks the agent to write CLAUDE.md.
+  if (command.name === 'init') {
+    const extra = command.args ? `\n\nThe user adds: ${command.args}` : '';
+    return { ok: true, blocks: [{ type: 'text', text: `${INIT_PROMPT}${extra}` }] };
   }
   if (BUILTIN_NAMES.has(command.name)) {
     return {
