@@ -243,7 +243,7 @@ test("code the agent runs cannot reach the page's storage, network or globals", 
   const after = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort());
   expect(after).toEqual(before);
   // The second wall: the node worker itself has no network or storage left once its engine loaded.
-  const worker = page.workers().find((w) => /worker-[\w-]+\.js/.test(w.url()));
+  const worker = page.workers().find((w) => /\/worker-[\w-]+\.js$/.test(w.url()));
   expect(worker, 'the node worker').toBeDefined();
   const inWorker = await worker?.evaluate(() =>
     [

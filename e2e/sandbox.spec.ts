@@ -151,11 +151,9 @@ test('the files the agent wrote survive a reload, and the agent works on them af
 test('auto opens the built-in sandbox at once (no WebContainer wait), says so, and tells the model it has node', async ({
   page,
 }) => {
-  const started = Date.now();
+  // How fast it is ready is measured by `npm run bench` (bench/node.ts), not asserted here.
   await openApp(page);
   await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', 'just-bash');
-  const readyIn = Date.now() - started;
-  expect(readyIn, 'time to a ready sandbox').toBeLessThan(5_000);
   await expect(page.getByTestId('sandbox-badge')).toHaveAttribute(
     'title',
     /^just-bash: the built-in sandbox, ready at once/,

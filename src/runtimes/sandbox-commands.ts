@@ -28,6 +28,9 @@ import { FileMirror } from './shared/mirror.ts';
 import type { FileChange } from './shared/protocol.ts';
 import { RuntimePool, type WorkerLike } from './shared/runtime-pool.ts';
 
+/** How long the python3 worker may take to load Pyodide. */
+const PYTHON_READY_TIMEOUT_MS = 180_000;
+
 /** Heap limit of a node program unless --max-old-space-size says otherwise. */
 export const NODE_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
 
@@ -63,7 +66,8 @@ export class SandboxRuntimes {
     this.mirror = new FileMirror(fs, [options.root, '/tmp']);
     if (options.workers.node) this.node = new RuntimePool(options.workers.node, this.mirror, 'node');
     if (__FEATURE_PYTHON__ && options.workers.python)
-      this.python = new RuntimePool(options.workers.python, this.mirror, 'python3');
+      // Pyodide's 9 MB wasm takes long to compile on a slow machine.
+      this.python = new RuntimePool(options.workers.python, this.mirror, 'python3', PYTHON_READY_TIMEOUT_MS);
   }
 
   /** Which runtime commands exist here. */

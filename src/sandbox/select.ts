@@ -100,9 +100,40 @@ export interface OpenSandboxOptions {
   store?: ProjectStore | null;
   /** Storage problems (load or save), for the UI. */
   onStorageError?: (message: string) => void;
+  /**
+   * Where the just-bash sandbox runs: 'worker' (default where there are Web Workers: off the page's
+   * thread, so no command can freeze the page) or 'main' (tests in Node, and `?sandbox-thread=main`).
+   */
+  thread?: 'worker' | 'main';
   /** Seams for tests. */
   acquire?: (request: BootRequest) => Promise<AcquiredWebContainer>;
   isolated?: boolean;
+}
+
+/** The thread the just-bash sandbox runs on: the option, else `?sandbox-thread=`, else a worker where possible. */
+function sandboxThread(requested: OpenSandboxOptions['thread']): 'worker' | 'main' {
+  if (requested) return requested;
+  const fromUrl =
+    typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('sandbox-thread');
+  if (fromUrl === 'main' || fromUrl === 'worker') return fromUrl;
+  return typeof Worker === 'undefined' ? 'main' : 'worker';
+}
+
+/** The just-bash sandbox on its thread; a worker that cannot start falls back to the page's thread. */
+async function openJustBash(
+  files: Record<string, string | Uint8Array>,
+  reason: string,
+  thread: 'worker' | 'main',
+): Promise<Sandbox> {
+  if (thread === 'worker') {
+    try {
+      const { createWorkerSandbox } = await import('./worker-sandbox.ts');
+      return await createWorkerSandbox({ files, reason });
+    } catch (err) {
+      console.warn('tabcode: the sandbox worker could not start; running the sandbox on the page', err);
+    }
+  }
+  return createJustBashSandbox({ files, reason });
 }
 
 export interface OpenedSandbox {
@@ -186,7 +217,7 @@ export async function openSandbox(options: OpenSandboxOptions = {}): Promise<Ope
         };
   }
 
-  sandbox ??= await createJustBashSandbox({ files, reason: selection.reason });
+  sandbox ??= await openJustBash(files, selection.reason, sandboxThread(options.thread));
   const persistence = store
     ? attachPersistence(sandbox, store, { saved, onError: options.onStorageError })
     : undefined;

@@ -101,9 +101,21 @@ export class BackgroundTable {
   private readonly entries = new Map<string, BackgroundEntry>();
   private seq = 0;
 
-  add(command: string, cwd: string, kill: () => Promise<void>): BackgroundProcess {
-    const id = `bg-${++this.seq}`;
-    const info: BackgroundProcess = { id, command, cwd, startedAt: Date.now(), status: 'running' };
+  /** A new running process; `known` keeps an id and start time given elsewhere (a mirror of another table). */
+  add(
+    command: string,
+    cwd: string,
+    kill: () => Promise<void>,
+    known?: { id: string; startedAt: number },
+  ): BackgroundProcess {
+    const id = known?.id ?? `bg-${++this.seq}`;
+    const info: BackgroundProcess = {
+      id,
+      command,
+      cwd,
+      startedAt: known?.startedAt ?? Date.now(),
+      status: 'running',
+    };
     this.entries.set(id, { info, output: '', dropped: 0, kill });
     return { ...info };
   }

@@ -52,7 +52,7 @@ interface Slot {
 
 /** Idle workers kept warm. */
 const MAX_IDLE = 1;
-/** How long a worker may take to load its engine before the run fails. */
+/** How long a worker may take to load its engine before the run fails (a pool may set its own). */
 const READY_TIMEOUT_MS = 60_000;
 
 export class RuntimePool {
@@ -63,6 +63,7 @@ export class RuntimePool {
     private readonly create: () => WorkerLike,
     private readonly mirror: FileMirror,
     private readonly name: string,
+    private readonly readyTimeoutMs = READY_TIMEOUT_MS,
   ) {}
 
   /** Runs one program. Never throws: failures come back as an outcome with `failure`. */
@@ -74,12 +75,19 @@ export class RuntimePool {
     try {
       if (reused) slot = reused;
       else {
-        slot = this.spawn();
-        coldStartMs = await withTimeout(
-          slot.ready,
-          READY_TIMEOUT_MS,
-          `the ${this.name} engine took too long to load`,
-        );
+        const spawned = this.spawn();
+        slot = spawned;
+        try {
+          coldStartMs = await withTimeout(
+            spawned.ready,
+            this.readyTimeoutMs,
+            `the ${this.name} engine took too long to load`,
+          );
+        } catch (err) {
+          // A worker that is still loading would keep loading for nothing.
+          this.kill(spawned);
+          throw err;
+        }
       }
     } catch (err) {
       return { exitCode: 1, stopped: false, failure: `${this.name}: ${messageOf(err)}` };
@@ -174,9 +182,9 @@ export class RuntimePool {
     return outcome;
   }
 
-  /** Starts a worker now (to hide the cold start before a likely first use). */
+  /** Starts a worker now unless one is waiting already (to hide the cold start of the next run). */
   prewarm(): void {
-    if (this.idle.length === 0 && this.busy.size === 0) {
+    if (this.idle.length === 0) {
       const slot = this.spawn();
       this.idle.push(slot);
       slot.ready.catch(() => this.kill(slot));

@@ -1,0 +1,469 @@
+/**
+ * The just-bash sandbox in a Web Worker, behind the Sandbox interface: the page stays responsive
+ * whatever a command does, and a command that will not stop is ended by terminating the worker.
+ *
+ * The page keeps what the interface answers synchronously (the shell sessions' cwd and variables, the
+ * background table, recent events, the sandbox's info), updated from the worker's messages, and a
+ * backup of the workspace's files. When a command does not stop within ABORT_GRACE_MS of Esc or its
+ * timeout, the worker is terminated and a new one starts from that backup with the same sessions: the
+ * command returns what it printed so far, and the files and the shell are as they were.
+ *
+ * Layering: this file imports the worker by URL only; the sandbox code itself runs in the worker.
+ */
+import { WORKSPACE_ROOT } from '../core/constants.ts';
+import { messageOf } from '../core/errors.ts';
+import type { FileChange } from '../runtimes/shared/protocol.ts';
+import {
+  type BackgroundOutput,
+  type BackgroundProcess,
+  type DirEntry,
+  type ExecOptions,
+  type ExecResult,
+  type FileStat,
+  type ListFilesOptions,
+  normalizePath,
+  type PreviewInfo,
+  type Sandbox,
+  type SandboxChange,
+  SandboxError,
+  type SandboxErrorCode,
+  type SandboxEvent,
+  type SandboxInfo,
+} from './sandbox.ts';
+import { ABORT_EXIT_CODE, BackgroundTable, Emitter, EventEmitter, TIMEOUT_EXIT_CODE } from './shared.ts';
+import type {
+  CallMethod,
+  InitOptions,
+  PageToWorker,
+  SessionState,
+  WireError,
+  WorkerToPage,
+} from './worker/protocol.ts';
+
+/** What the proxy needs of a Worker (the page's, or an in-process one in tests). */
+export interface SandboxWorkerLike {
+  postMessage(message: PageToWorker, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: { data: WorkerToPage }) => void): void;
+  addEventListener(type: 'error', listener: (event: { message?: string }) => void): void;
+  terminate(): void;
+}
+
+/** After Esc or a timeout, how long a command may take to stop before the worker is terminated. */
+export const ABORT_GRACE_MS = 1_000;
+/** The page's own timeout comes this much after the worker's (which normally answers first). */
+const TIMEOUT_MARGIN_MS = 250;
+/** How long the worker may take to start. */
+const READY_TIMEOUT_MS = 30_000;
+
+export interface WorkerSandboxOptions {
+  files?: Record<string, string | Uint8Array>;
+  root?: string;
+  reason?: string;
+  maxOutputChars?: number;
+  /** Starts the worker (default: the page's Web Worker). */
+  createWorker?: () => SandboxWorkerLike;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+  onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
+  /** The exec's output so far (returned when the worker has to be ended). */
+  printed?: { stdout: string; stderr: string };
+  timedOut?: boolean;
+  session?: string;
+}
+
+export function defaultSandboxWorker(): SandboxWorkerLike {
+  return new Worker(new URL('./worker/sandbox.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'tabcode-sandbox',
+  }) as unknown as SandboxWorkerLike;
+}
+
+export async function createWorkerSandbox(options: WorkerSandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = new WorkerSandbox(options);
+  await sandbox.start(options.files ?? {}, []);
+  return sandbox;
+}
+
+class WorkerSandbox implements Sandbox {
+  readonly kind = 'just-bash' as const;
+  root = '';
+  private worker: SandboxWorkerLike | undefined;
+  private infoValue: SandboxInfo | undefined;
+  private readonly sessions = new Map<string, SessionState>();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private readonly changes = new Emitter<SandboxChange>();
+  private readonly events = new EventEmitter();
+  private readonly background = new BackgroundTable();
+  /** The workspace's files as the worker last reported them (path → bytes). */
+  private readonly backup = new Map<string, Uint8Array>();
+  private generation = 0;
+  private disposed = false;
+
+  constructor(private readonly options: WorkerSandboxOptions) {}
+
+  /** Starts a worker with `files` and `sessions`; resolves once it is ready. */
+  async start(files: Record<string, string | Uint8Array>, sessions: SessionState[]): Promise<void> {
+    const generation = ++this.generation;
+    const worker = (this.options.createWorker ?? defaultSandboxWorker)();
+    this.worker = worker;
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('the sandbox worker did not start in time')),
+        READY_TIMEOUT_MS,
+      );
+      worker.addEventListener('message', (event) => {
+        if (generation !== this.generation) return;
+        const message = event.data;
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          this.root = message.root;
+          this.infoValue = message.info;
+          for (const s of message.sessions) this.sessions.set(s.name, s);
+          resolve();
+        } else if (message.type === 'fatal') {
+          clearTimeout(timer);
+          reject(new Error(message.message));
+        } else this.receive(message);
+      });
+      worker.addEventListener('error', (event) => {
+        clearTimeout(timer);
+        reject(new Error(event.message || 'the sandbox worker failed'));
+        if (generation === this.generation) this.failAll(`The sandbox worker failed: ${event.message ?? ''}`);
+      });
+    });
+    if (this.backup.size === 0) {
+      for (const [path, content] of Object.entries(files)) {
+        const abs = path.startsWith('/') ? path : `${this.options.root ?? WORKSPACE_ROOT}/${path}`;
+        this.backup.set(normalizePath(abs), toBytes(content));
+      }
+    }
+    const init: InitOptions = {
+      files,
+      root: this.options.root,
+      reason: this.options.reason,
+      maxOutputChars: this.options.maxOutputChars,
+      sessions,
+    };
+    worker.postMessage({ type: 'init', options: init });
+    await ready;
+  }
+
+  // ---- messages from the worker
+
+  private receive(message: WorkerToPage): void {
+    switch (message.type) {
+      case 'result': {
+        const p = this.take(message.id);
+        p?.resolve(message.value);
+        return;
+      }
+      case 'exec-result':
+      case 'background-started': {
+        this.sessions.set(message.session.name, message.session);
+        const p = this.take(message.id);
+        if (message.type === 'background-started') {
+          const proc = message.value;
+          this.background.add(proc.command, proc.cwd, () => this.killInWorker(proc.id), proc);
+        }
+        p?.resolve(message.value);
+        return;
+      }
+      case 'error': {
+        const p = this.take(message.id);
+        p?.reject(fromWire(message.error));
+        return;
+      }
+      case 'output': {
+        const p = this.pending.get(message.id);
+        if (p?.printed) p.printed[message.stream] += message.text;
+        p?.onOutput?.(message.text, message.stream);
+        return;
+      }
+      case 'change':
+        this.changes.emit(message.change);
+        return;
+      case 'event':
+        this.events.emit(message.event);
+        return;
+      case 'bg-output':
+        this.background.append(message.procId, message.text);
+        return;
+      case 'bg-end':
+        this.background.finish(message.procId, message.exitCode);
+        return;
+      case 'backup':
+        this.applyBackup(message.changes);
+        return;
+      case 'spawn':
+        void this.spawnForWorker(message.id);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Starts a runtime worker the sandbox worker cannot start itself and hands it a port to it. */
+  private async spawnForWorker(id: number): Promise<void> {
+    const worker = this.worker;
+    try {
+      if (!__FEATURE_PYTHON__) throw new Error('python3 is not in this build');
+      const { connectPythonWorker } = await import('./worker/spawn-python.ts');
+      const port = await connectPythonWorker();
+      worker?.postMessage({ type: 'spawned', id, port }, [port]);
+    } catch (err) {
+      worker?.postMessage({ type: 'spawn-failed', id, message: messageOf(err) });
+    }
+  }
+
+  private applyBackup(changes: FileChange[]): void {
+    for (const c of changes) {
+      if (c.op === 'file') this.backup.set(c.path, c.data);
+      else if (c.op === 'remove') {
+        this.backup.delete(c.path);
+        const prefix = `${c.path}/`;
+        for (const key of [...this.backup.keys()]) if (key.startsWith(prefix)) this.backup.delete(key);
+      }
+    }
+  }
+
+  private take(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    return p;
+  }
+
+  private failAll(message: string): void {
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new SandboxError('EIO', message));
+    }
+  }
+
+  // ---- calls
+
+  private request<T>(method: CallMethod, args: unknown[], signal?: AbortSignal): Promise<T> {
+    if (this.disposed) return Promise.reject(new SandboxError('EIO', 'The sandbox was closed.'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker?.postMessage({ type: 'call', id, method, args });
+      signal?.addEventListener('abort', () => this.worker?.postMessage({ type: 'abort', id }), {
+        once: true,
+      });
+    });
+  }
+
+  readFile(path: string): Promise<string> {
+    return this.request('readFile', [path]);
+  }
+  readFileBytes(path: string): Promise<Uint8Array> {
+    return this.request('readFileBytes', [path]);
+  }
+  writeFile(path: string, content: string | Uint8Array): Promise<void> {
+    return this.request('writeFile', [path, content]);
+  }
+  stat(path: string): Promise<FileStat> {
+    return this.request('stat', [path]);
+  }
+  readdir(path: string): Promise<DirEntry[]> {
+    return this.request('readdir', [path]);
+  }
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
+    return this.request('mkdir', [path, options]);
+  }
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void> {
+    return this.request('rm', [path, options]);
+  }
+  rename(from: string, to: string): Promise<void> {
+    return this.request('rename', [from, to]);
+  }
+  exists(path: string): Promise<boolean> {
+    return this.request('exists', [path]);
+  }
+  realpath(path: string): Promise<string> {
+    return this.request('realpath', [path]);
+  }
+  listFiles(options: ListFilesOptions = {}): Promise<string[]> {
+    const { signal, ...rest } = options;
+    return this.request('listFiles', [rest], signal);
+  }
+
+  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    if (this.disposed) return Promise.reject(new SandboxError('EIO', 'The sandbox was closed.'));
+    const id = this.nextId++;
+    const { signal, onOutput, timeoutMs, ...rest } = options;
+    const generation = this.generation;
+    return new Promise<ExecResult>((resolve, reject) => {
+      const entry: Pending = {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        onOutput,
+        printed: { stdout: '', stderr: '' },
+        session: options.session,
+      };
+      this.pending.set(id, entry);
+      let hangTimer: ReturnType<typeof setTimeout> | undefined;
+      // The stop request; if the worker does not answer in time, it is ended (see endHungCommand).
+      const stop = (timedOut: boolean) => {
+        if (!this.pending.has(id)) return;
+        entry.timedOut = timedOut;
+        this.worker?.postMessage({ type: 'abort', id });
+        hangTimer = setTimeout(() => {
+          if (this.pending.has(id) && generation === this.generation) void this.endHungCommand(id);
+        }, ABORT_GRACE_MS);
+      };
+      // The worker stops a timed-out command itself; this is the fallback for one it cannot stop.
+      const timeout =
+        timeoutMs !== undefined && timeoutMs > 0
+          ? setTimeout(() => stop(true), timeoutMs + TIMEOUT_MARGIN_MS)
+          : undefined;
+      const onAbort = () => stop(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const cleanup = () => {
+        if (timeout) clearTimeout(timeout);
+        if (hangTimer) clearTimeout(hangTimer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      entry.resolve = (v) => {
+        cleanup();
+        resolve(v as ExecResult);
+      };
+      entry.reject = (e) => {
+        cleanup();
+        reject(e);
+      };
+      // The worker enforces the timeout itself too (so a timed-out command reports exit 124 as usual).
+      this.worker?.postMessage({
+        type: 'exec',
+        id,
+        command,
+        options: { ...rest, ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
+        // Always streamed: the page keeps what was printed in case it has to end the worker.
+        stream: true,
+      });
+      if (signal?.aborted) onAbort();
+    });
+  }
+
+  /**
+   * A command that did not stop: the worker is terminated and replaced by one started from the backup;
+   * the command returns what it printed, as an interrupted (or timed-out) command does.
+   */
+  private async endHungCommand(id: number): Promise<void> {
+    const entry = this.take(id);
+    const sessions = [...this.sessions.values()];
+    for (const proc of this.background.list()) {
+      if (proc.status === 'running') this.background.finish(proc.id, ABORT_EXIT_CODE);
+    }
+    this.worker?.terminate();
+    this.failAll('The sandbox was restarted: a command did not stop.');
+    const files = Object.fromEntries(this.backup);
+    const timedOut = entry?.timedOut === true;
+    const note = `${timedOut ? 'Command timed out' : 'Command interrupted'}; it did not stop, so the sandbox was restarted (files and shell state kept)\n`;
+    entry?.onOutput?.(note, 'stderr');
+    entry?.resolve({
+      stdout: entry.printed?.stdout ?? '',
+      stderr: `${entry.printed?.stderr ?? ''}${note}`,
+      exitCode: timedOut ? TIMEOUT_EXIT_CODE : ABORT_EXIT_CODE,
+      ...(timedOut ? { timedOut: true } : { aborted: true }),
+    });
+    try {
+      await this.start(files, sessions);
+    } catch (err) {
+      this.events.emit({
+        type: 'preview-error',
+        message: `The sandbox could not restart: ${messageOf(err)}`,
+      });
+    }
+  }
+
+  cwd(session = 'agent'): string {
+    return this.sessions.get(session)?.cwd ?? this.root;
+  }
+
+  shellState(session = 'agent'): { cwd: string; env: Record<string, string> } {
+    const s = this.sessions.get(session) ?? this.sessions.get('agent');
+    return { cwd: s?.cwd ?? this.root, env: { ...(s?.env ?? {}) } };
+  }
+
+  async startBackground(
+    command: string,
+    options: Pick<ExecOptions, 'cwd' | 'env' | 'origin' | 'session'> = {},
+  ): Promise<BackgroundProcess> {
+    if (this.disposed) throw new SandboxError('EIO', 'The sandbox was closed.');
+    const id = this.nextId++;
+    return new Promise<BackgroundProcess>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker?.postMessage({ type: 'background', id, command, options });
+    });
+  }
+
+  listBackground(): BackgroundProcess[] {
+    return this.background.list();
+  }
+
+  readBackground(id: string, options: { since?: number } = {}): BackgroundOutput {
+    return this.background.read(id, options.since);
+  }
+
+  killBackground(id: string): Promise<BackgroundProcess> {
+    return this.background.kill(id);
+  }
+
+  private async killInWorker(id: string): Promise<void> {
+    await this.request('killBackground', [id]).catch(() => undefined);
+  }
+
+  previews(): PreviewInfo[] {
+    return [];
+  }
+
+  takeReminders(): string[] {
+    return [];
+  }
+
+  info(): SandboxInfo {
+    return this.infoValue ?? { kind: 'just-bash', reason: '', commands: [], hasNode: false };
+  }
+
+  onChange(listener: (event: SandboxChange) => void): () => void {
+    return this.changes.add(listener);
+  }
+
+  onEvent(listener: (event: SandboxEvent) => void): () => void {
+    return this.events.add(listener);
+  }
+
+  recentEvents(): SandboxEvent[] {
+    return this.events.log.list();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.worker?.postMessage({ type: 'dispose' });
+    // Give it a moment to stop its processes, then end it.
+    await new Promise((r) => setTimeout(r, 50));
+    this.worker?.terminate();
+    this.failAll('The sandbox was closed.');
+    this.changes.clear();
+    this.events.clear();
+  }
+}
+
+function toBytes(content: string | Uint8Array): Uint8Array {
+  return typeof content === 'string' ? new TextEncoder().encode(content) : content;
+}
+
+function fromWire(error: WireError): Error {
+  if (error.name === 'SandboxError') {
+    return new SandboxError((error.code ?? 'EIO') as SandboxErrorCode, error.message, error.path);
+  }
+  const err = new Error(error.message);
+  err.name = error.name;
+  return err;
+}
