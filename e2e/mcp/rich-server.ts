@@ -5,6 +5,7 @@
  * list_changed storms, and every content kind in tool results (audience annotations, resource links,
  * structured content, an empty error, an oversized image).
  */
+import { randomBytes } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -83,12 +84,8 @@ const NOTE = '# Note 1\nBuy milk.';
 /** A real PNG of `width`×`height` RGB noise (noise does not compress: about 3 bytes a pixel). */
 export function noisePng(width: number, height: number): string {
   const row = width * 3 + 1;
-  const raw = Buffer.alloc(row * height);
-  let seed = 12345;
-  for (let i = 0; i < raw.length; i++) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    raw[i] = i % row === 0 ? 0 : seed >>> 24;
-  }
+  const raw = randomBytes(row * height);
+  for (let y = 0; y < height; y++) raw[y * row] = 0; // filter type "none" for every scanline
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
