@@ -1,10 +1,11 @@
 /**
- * The embed layer in a real Chromium: (a) a cross-origin docs page (examples/embed-host.html, served by
- * a small server of the test at 127.0.0.1 while tabcode is at localhost: another origin, and a local one,
- * so Chromium's local-network-access checks let it frame localhost) embeds /embed.html, posts a config
- * with its own files and a scripted demo and receives the protocol messages; the demo's Write really
- * creates the file. No API key anywhere and no request to a model API. (b) `mount()` called directly
- * with a bad field: a warning, and a working page.
+ * The embed layer of the app build in a real Chromium: (a) a cross-origin host page (e2e/fixtures/
+ * embed-demo-host.html, served by a small server of the test at 127.0.0.1 while tabcode is at localhost:
+ * another origin, and a local one, so Chromium's local-network-access checks let it frame localhost)
+ * embeds /embed.html, posts a config with its own files and a scripted demo (the older, hand-written
+ * form of a replay) and receives the protocol messages; the demo's Write really creates the file. No API
+ * key anywhere and no request to a model API. (b) `mount()` called directly with a bad field: a warning,
+ * and a working page. The docs example site (examples/) and the package are in embed-site.spec.ts.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { SCREENSHOT_DIR } from './support/app.ts';
 
-const HOST_HTML = readFileSync(new URL('../examples/embed-host.html', import.meta.url), 'utf8');
+const HOST_HTML = readFileSync(new URL('./fixtures/embed-demo-host.html', import.meta.url), 'utf8');
 
 interface Posted {
   type: string;

@@ -45,6 +45,8 @@ export interface ControllerState {
   /** The scene's replay has no answer left and its last turn ended. */
   replayDone: boolean;
   dependencies: DependenciesState;
+  /** Whether the scene plays a replay: `pending` until its agent starts (a replay file may fail to load). */
+  replay: 'pending' | 'ready' | 'none';
   solutionShown: boolean;
   /** Problems found after mounting (a replay file that could not be read, a failed install). */
   notices: readonly EmbedWarning[];
@@ -65,6 +67,8 @@ export interface EmbedController {
   canPlay(): boolean;
   /** Plays the scene's replay from where it is to its end (or until the reader stops it). Never rejects. */
   play(): Promise<void>;
+  /** Shows a problem found after mounting (reported to the console and the host as well). */
+  notice(warning: EmbedWarning): void;
   /** Sends one prompt in the current scene; resolves when the turn ends. Never rejects. */
   send(prompt: string): Promise<void>;
   interrupt(): void;
@@ -153,6 +157,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
     checks: [],
     replayDone: false,
     dependencies: { state: cfg.dependencies ? 'installing' : 'none' },
+    replay: 'pending',
     solutionShown: false,
     notices: [],
   };
@@ -208,6 +213,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
       throw new Error('This playground scene was replaced.');
     }
     player = replay ? createReplayPlayer(replay, { speed }) : undefined;
+    set({ replay: player ? 'ready' : 'none' });
     player?.onCheck((check) => {
       set({ checks: [...state.checks, check] });
       emit({
@@ -279,6 +285,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
       playing: false,
       checks: [],
       replayDone: false,
+      replay: 'pending',
       solutionShown: false,
     });
   };
@@ -313,6 +320,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
       maybeAutorun();
     },
     ready,
+    notice,
     onEvent(listener) {
       hostListeners.add(listener);
       return () => hostListeners.delete(listener);

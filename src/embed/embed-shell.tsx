@@ -68,7 +68,8 @@ export function embedPrefs(config: EmbedConfig): Partial<Prefs> {
   return {
     theme: scheme === 'auto' ? 'system' : scheme,
     sessionsOpen: layout.sessions === true,
-    sideOpen: layout.sidePanel ?? !layout.compact,
+    // Compact embeds start with the side panel closed, unless the config names a panel or file to show.
+    sideOpen: layout.sidePanel ?? (!layout.compact || Boolean(layout.panel || layout.file)),
     sideTab: (layout.panel ?? 'files') as SideTab,
     ...(layout.compact ? { sideWidth: COMPACT_SIDE_WIDTH } : {}),
   };
@@ -103,7 +104,8 @@ export function EmbedShell({
   const step = steps[scene.step];
   const allWarnings = [...warnings, ...state.notices];
   const shown = !dismissed && allWarnings.length > 0;
-  const hasReplay = Boolean(scene.replay ?? config.replay ?? config.demo);
+  // A replay source is known at once; whether it could be read, once the scene's agent starts.
+  const hasReplay = state.replay !== 'none' && Boolean(scene.replay ?? config.replay ?? config.demo);
   const keyless = hasReplay || Boolean(config.baseURL);
   const autorunSends = Boolean(config.autorun) && !hasReplay;
   const mismatches = state.checks.filter((c) => !c.ok);

@@ -45,7 +45,13 @@ export type {
 export const EMBED_WARNING_EVENT = 'embed-warning';
 
 /** Playgrounds mounted, by host element: a second mount() on one element gets the first's handle. */
-const mounted = new WeakMap<HTMLElement, Promise<EmbedHandle>>();
+const mounted = new WeakMap<HTMLElement, Mounted>();
+
+interface Mounted {
+  handle: Promise<EmbedHandle>;
+  /** Shows a warning in the playground (once its controller exists). */
+  notice?: (warning: EmbedWarning) => void;
+}
 
 function report(element: HTMLElement, warning: EmbedWarning) {
   console.warn(`tabcode: embed config: ${warning.field}: ${warning.message}`);
@@ -70,23 +76,29 @@ export function mount(
     );
   const existing = mounted.get(element);
   if (existing) {
-    report(element, {
+    const warning = {
       field: 'mount',
       message:
         'tabcode is already mounted on this element: the second mount() is ignored (call unmount() first).',
-    });
-    return existing;
+    };
+    if (existing.notice) existing.notice(warning);
+    else report(element, warning);
+    return existing.handle;
   }
-  const started = start(element, config, options);
-  mounted.set(element, started);
-  started.catch(() => mounted.delete(element));
-  return started;
+  const entry: Mounted = { handle: Promise.resolve() as unknown as Promise<EmbedHandle> };
+  entry.handle = start(element, config, options, (notice) => {
+    entry.notice = notice;
+  });
+  mounted.set(element, entry);
+  entry.handle.catch(() => mounted.delete(element));
+  return entry.handle;
 }
 
 async function start(
   element: HTMLElement,
   config: EmbedConfig | undefined,
   options: MountOptions,
+  registerNotice: (notice: (warning: EmbedWarning) => void) => void,
 ): Promise<EmbedHandle> {
   const { config: cfg, warnings } = validateEmbedConfig(config);
   for (const warning of warnings) report(element, warning);
@@ -101,6 +113,7 @@ async function start(
   const themeRoot = options.documentTheme ? element.ownerDocument.documentElement : root;
   if (themeRoot !== root && root.dataset.theme) themeRoot.dataset.theme = root.dataset.theme;
   const controller = createEmbedController({ config: cfg, warn: (w) => report(element, w) });
+  registerNotice(controller.notice);
   const listeners = new Set<(event: EmbedEvent) => void>();
   const forward = (event: EmbedEvent) => {
     for (const l of listeners) {

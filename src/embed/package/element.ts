@@ -158,15 +158,14 @@ export function createPlaygroundElement(mount: Mount): CustomElementConstructor 
 
     #unmount() {
       const handle = this.#handle;
-      const host = this.#host;
+      // Out of the page at once (a remount's playground takes its place); stopped once it is up.
+      this.#host?.remove();
       this.#handle = undefined;
       this.#host = undefined;
-      void handle
-        ?.then(
-          (h) => h.unmount(),
-          () => {},
-        )
-        .finally(() => host?.remove());
+      void handle?.then(
+        (h) => h.unmount(),
+        () => {},
+      );
     }
 
     /** The config the element stands for (children, attributes, the property). */

@@ -1,0 +1,260 @@
+/**
+ * The docs example site (examples/, plain HTML) in a real Chromium, served by a plain static server on
+ * loopback with the package build at /tabcode/ (no isolation headers): each of the three ways plays a
+ * recorded replay to its end with every tool result matching the recording, and nothing reaches the
+ * network beyond loopback (react.html's CDN modules are answered from node_modules):
+ * - index.html: two playgrounds on one page, <tabcode-playground> and mount(), sharing nothing
+ *   (files, storage, theme, keys) and leaving the host page as it was;
+ * - iframe.html: the isolated iframe (the app build's embed.html, another origin), auto-height;
+ * - react.html: the React component in a React page;
+ * - lesson.html: steps with Previous / Next and "Show solution".
+ */
+import { mkdirSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { loopbackOnly, type SiteServer, serveSite } from './embed-site.ts';
+import { SCREENSHOT_DIR } from './support/app.ts';
+
+let site: SiteServer;
+test.beforeAll(async () => {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  site = await serveSite();
+});
+test.afterAll(async () => {
+  await site?.close();
+});
+
+interface HostEvent {
+  type: string;
+  checks?: number;
+  mismatches?: number;
+  name?: string;
+  ok?: boolean;
+}
+
+/** Page errors (uncaught exceptions in the host page or a playground). */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+test('index.html: two playgrounds on one page (element and mount()) each play their replay to the end, sharing nothing', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  const refused = await loopbackOnly(context);
+  const errors = pageErrors(page);
+  await page.goto(`${site.url}/index.html`);
+  const farewell = page.locator('#farewell');
+  const sales = page.locator('#sales');
+
+  // The element autoruns once visible; the second waits for the page's button (handle.play()).
+  await page.getByRole('button', { name: 'Run the demo' }).click();
+  const ends = () =>
+    page.evaluate(() => {
+      const events = (window as unknown as { docsEvents: Record<string, HostEvent[]> }).docsEvents;
+      const end = (list: HostEvent[]) => list.find((e) => e.type === 'replay-end') ?? null;
+      return { farewell: end(events.farewell), sales: end(events.sales) };
+    });
+  await expect.poll(ends, { timeout: 90_000 }).toEqual({
+    farewell: { type: 'replay-end', checks: 3, mismatches: 0 },
+    sales: { type: 'replay-end', checks: 2, mismatches: 0 },
+  });
+  await expect(farewell.getByTestId('replay-status')).toHaveAttribute('data-state', 'ok');
+  await expect(sales.getByTestId('replay-status')).toHaveAttribute('data-state', 'ok');
+  await expect(farewell.getByTestId('assistant-text').last()).toContainText('exports greet() and farewell()');
+  await expect(sales.getByTestId('assistant-text').last()).toContainText('445.5');
+
+  // Each has its own project: the files of one never show in the other.
+  await expect(farewell.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toBeVisible();
+  await expect(farewell.locator('[data-testid="file-item"][data-path="data/sales.csv"]')).toHaveCount(0);
+  await expect(sales.locator('[data-testid="file-item"][data-path="sum.js"]')).toBeVisible();
+  await expect(sales.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toHaveCount(0);
+  // The replayed Edit really changed the first one's file (it was opened first: layout.file).
+  await farewell.locator('[data-testid="file-item"][data-path="src/greet.js"]').click();
+  await expect(farewell.getByTestId('file-content')).toContainText('Goodbye, ${name}!');
+
+  // Themes and layouts are each playground's own; the host's root element and styles are untouched.
+  const looks = await page.evaluate(() => {
+    const roots = [...document.querySelectorAll<HTMLElement>('.tabcode-root')];
+    const hostButton = document.getElementById('run-sales') as HTMLElement;
+    const ourButton = document.querySelector<HTMLElement>('#farewell .tabcode-root .btn') as HTMLElement;
+    return {
+      roots: roots.map((r) => ({
+        theme: r.dataset.theme ?? null,
+        accent: r.style.getPropertyValue('--accent'),
+      })),
+      htmlTheme: document.documentElement.getAttribute('data-theme'),
+      hostButton: getComputedStyle(hostButton).backgroundColor,
+      hostButtonRadius: getComputedStyle(hostButton).borderRadius,
+      ourButtonRadius: getComputedStyle(ourButton).borderRadius,
+      bodyFont: getComputedStyle(document.body).fontFamily,
+      bodyMargin: getComputedStyle(document.body).marginTop,
+      preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+      stylesheets: [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map(
+        (l) => new URL(l.href).pathname,
+      ),
+    };
+  });
+  expect(looks.roots).toEqual([
+    { theme: 'light', accent: '' },
+    { theme: 'dark', accent: '#2f9e72' },
+  ]);
+  expect(looks.htmlTheme).toBeNull();
+  expect(looks.hostButton).toBe('rgb(52, 81, 178)');
+  expect(looks.hostButtonRadius).toBe('20px');
+  expect(looks.ourButtonRadius).toBe('5px');
+  expect(looks.bodyFont).toContain('Georgia');
+  expect(looks.bodyMargin).toBe('0px');
+  expect(looks.preloads).toBe(0);
+  expect(looks.stylesheets).toEqual(['/tabcode/tabcode.css']);
+  await expect(sales.locator('.app-header')).toBeHidden();
+  await expect(farewell.locator('.app-header')).toBeVisible();
+
+  // Keys are each playground's: Ctrl+J in the first closes its side panel only.
+  await farewell.getByTestId('prompt-input').focus();
+  await page.keyboard.press('Control+j');
+  await expect(farewell.locator('.side-col')).toHaveCount(0);
+  await expect(sales.locator('.side-col')).toBeVisible();
+  await page.keyboard.press('Control+j');
+  await expect(farewell.locator('.side-col')).toBeVisible();
+
+  // Nothing stored in the host's origin, nothing fetched beyond loopback, no error.
+  const storage = await page.evaluate(async () => ({
+    local: Object.keys(localStorage),
+    session: Object.keys(sessionStorage),
+    databases: (await indexedDB.databases()).map((d) => d.name),
+  }));
+  expect(storage).toEqual({ local: [], session: [], databases: [] });
+  expect(refused).toEqual([]);
+  expect(errors).toEqual([]);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/embed-site-two-playgrounds.png`, fullPage: true });
+});
+
+test('iframe.html: the isolated iframe plays the replay to its end, sized by auto-height', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const refused = await loopbackOnly(context);
+  const errors = pageErrors(page);
+  await page.goto(`${site.url}/iframe.html?tabcode=${encodeURIComponent(`${baseURL}/embed.html`)}`);
+  const messages = () =>
+    page.evaluate(
+      () =>
+        (window as unknown as { tabcodeMessages: { type: string; event?: HostEvent; height?: number }[] })
+          .tabcodeMessages,
+    );
+  const play = page.getByRole('button', { name: 'Play' });
+  await expect(play).toBeEnabled({ timeout: 30_000 });
+  await play.click();
+  await expect
+    .poll(async () => (await messages()).find((m) => m.event?.type === 'replay-end')?.event, {
+      timeout: 60_000,
+    })
+    .toEqual({ type: 'replay-end', checks: 3, mismatches: 0 });
+  const all = await messages();
+  expect(all[0].type).toBe('tabcode:loaded');
+  expect(all.filter((m) => m.type === 'tabcode:warning')).toEqual([]);
+  const checks = all.filter((m) => m.event?.type === 'replay-check').map((m) => [m.event?.name, m.event?.ok]);
+  expect(checks).toEqual([
+    ['Read', true],
+    ['Edit', true],
+    ['Bash', true],
+  ]);
+  // height: 'auto': the playground asked for more room as the conversation grew, and the host gave it.
+  const heights = all.filter((m) => m.type === 'tabcode:resize').map((m) => m.height as number);
+  expect(heights.length).toBeGreaterThan(0);
+  expect(Math.max(...heights)).toBeGreaterThan(heights[0]);
+  // The iframe follows the latest height the playground asked for (the last message may still be coming).
+  await expect
+    .poll(async () => {
+      const last = (await messages()).filter((m) => m.type === 'tabcode:resize').pop()?.height ?? 0;
+      const frame = await page.locator('#tabcode').evaluate((f) => f.clientHeight);
+      return Math.abs(frame - last);
+    })
+    .toBeLessThan(2);
+  const frame = page.frameLocator('#tabcode');
+  await expect(frame.getByTestId('replay-status')).toHaveAttribute('data-state', 'ok');
+  await expect(frame.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toBeVisible();
+  expect(refused).toEqual([]);
+  expect(errors).toEqual([]);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/embed-site-iframe.png`, fullPage: true });
+});
+
+test('react.html: the React component in a React page plays its replay to the end', async ({
+  page,
+  context,
+}) => {
+  const refused = await loopbackOnly(context);
+  const errors = pageErrors(page);
+  await page.goto(`${site.url}/react.html`);
+  await expect(page.getByTestId('react-status')).toHaveText('Playground: played, 0 mismatches', {
+    timeout: 60_000,
+  });
+  const checks = await page.evaluate(() =>
+    (window as unknown as { docsEvents: HostEvent[] }).docsEvents
+      .filter((e) => e.type === 'replay-check')
+      .map((e) => [e.name, e.ok]),
+  );
+  expect(checks).toEqual([
+    ['Read', true],
+    ['Edit', true],
+    ['Bash', true],
+  ]);
+  await expect(page.locator('[data-tabcode] [data-testid="tool-card"]')).toHaveCount(3);
+  expect(refused).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('lesson.html: steps with their own files, Previous / Next, Show solution, and a step demo', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  const refused = await loopbackOnly(context);
+  const errors = pageErrors(page);
+  await page.goto(`${site.url}/lesson.html`);
+  const lesson = page.locator('#lesson');
+  await expect(lesson.getByTestId('lesson-step')).toContainText('Step 1 of 2: Say hello');
+  await expect(lesson.getByTestId('lesson-body')).toContainText('add a farewell()');
+  await expect(lesson.getByTestId('prompt-input')).toHaveValue(
+    'Add a farewell() function next to greet() and show both working.',
+  );
+  await expect(lesson.getByTestId('lesson-prev')).toBeDisabled();
+
+  // The step's demo plays to its end.
+  const play = lesson.getByTestId('embed-play');
+  await expect(play).toBeEnabled({ timeout: 30_000 });
+  await play.click();
+  await expect(play).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(lesson.getByTestId('replay-status')).toHaveAttribute('data-state', 'ok');
+
+  // Next: another project (the first one's files are gone), its own prompt; its solution fills it in.
+  await lesson.getByTestId('lesson-next').click();
+  await expect(lesson.getByTestId('lesson-step')).toContainText('Step 2 of 2: Sum a column');
+  await expect(lesson.locator('[data-testid="file-item"][data-path="data/sales.csv"]')).toBeVisible();
+  await expect(lesson.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toHaveCount(0);
+  await expect(lesson.getByTestId('prompt-input')).toHaveValue(
+    'What is the total of the amount column in data/sales.csv?',
+  );
+  await lesson.getByTestId('lesson-solution').click();
+  await expect(lesson.locator('[data-testid="file-item"][data-path="sum.js"]')).toBeVisible();
+  await expect(lesson.getByTestId('lesson-solution')).toHaveText('Solution shown');
+
+  // Previous: step 1 starts over, its file as the step gives it (no farewell yet).
+  await lesson.getByTestId('lesson-prev').click();
+  await expect(lesson.getByTestId('lesson-step')).toContainText('Step 1 of 2');
+  await lesson.locator('[data-testid="file-item"][data-path="src/greet.js"]').click();
+  await expect(lesson.getByTestId('file-content')).toContainText('Hello, ${name}!');
+  await expect(lesson.getByTestId('file-content')).not.toContainText('farewell');
+  const steps = await page.evaluate(() =>
+    (window as unknown as { lessonEvents: { type: string; step?: number }[] }).lessonEvents
+      .filter((e) => e.type === 'lesson-step')
+      .map((e) => e.step),
+  );
+  expect(steps).toEqual([1, 0]);
+  expect(refused).toEqual([]);
+  expect(errors).toEqual([]);
+});
