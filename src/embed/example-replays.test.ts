@@ -40,7 +40,7 @@ const tool = (id: string, name: string, input: Record<string, unknown>) => ({
   input,
 });
 
-export const SCENARIOS: Scenario[] = [
+const SCENARIOS: Scenario[] = [
   {
     file: 'greet.replay.json',
     title: 'Add a farewell() beside greet()',

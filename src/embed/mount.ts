@@ -13,7 +13,6 @@
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AgentSettings } from '../agent/types.ts';
-import type { SandboxKind } from '../sandbox/sandbox.ts';
 import { PLACEHOLDER_SETTINGS } from '../ui/agent-module.ts';
 import type { EmbedConfig, EmbedEvent, EmbedHandle, EmbedWarning, MountOptions } from './config.ts';
 import { createEmbedController } from './embed-controller.ts';
