@@ -68,7 +68,7 @@ const BASE_TOOLS: Tool[] = [
   { name: 'structured', description: 'Returns text and structured content.', inputSchema: obj() },
   { name: 'empty_error', description: 'Fails with no content.', inputSchema: obj() },
   { name: 'huge_image', description: 'Returns an 8 MB PNG.', inputSchema: obj() },
-  { name: 'big_photo', description: 'Returns a real 2000×1400 PNG of about 8 MB.', inputSchema: obj() },
+  { name: 'big_photo', description: 'Returns a real 2000×1400 PNG of about 7 MB.', inputSchema: obj() },
   { name: 'ask_model', description: 'Asks the client to sample the model.', inputSchema: obj() },
   { name: 'list_roots', description: "Lists the client's roots.", inputSchema: obj() },
   { name: 'add_note', description: 'Adds a note resource (resources/list_changed).', inputSchema: obj() },
@@ -81,11 +81,21 @@ const BASE_TOOLS: Tool[] = [
 
 const NOTE = '# Note 1\nBuy milk.';
 
-/** A real PNG of `width`×`height` RGB noise (noise does not compress: about 3 bytes a pixel). */
-export function noisePng(width: number, height: number): string {
+/**
+ * A real PNG of `width`×`height` (a smooth gradient) carrying `padBytes` of random bytes in a private
+ * ancillary chunk, which decoders skip: megabytes on the wire, a small image once decoded and drawn.
+ */
+export function paddedPng(width: number, height: number, padBytes: number): string {
   const row = width * 3 + 1;
-  const raw = randomBytes(row * height);
-  for (let y = 0; y < height; y++) raw[y * row] = 0; // filter type "none" for every scanline
+  const raw = Buffer.alloc(row * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * row + 1 + x * 3;
+      raw[i] = (x * 255) / width;
+      raw[i + 1] = (y * 255) / height;
+      raw[i + 2] = 128;
+    }
+  }
   const chunk = (type: string, data: Buffer) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
@@ -101,7 +111,9 @@ export function noisePng(width: number, height: number): string {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    // Ancillary ('p' lower case), private, safe to copy: every decoder ignores it.
+    chunk('pdAt', randomBytes(padBytes)),
+    chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]).toString('base64');
 }
@@ -223,7 +235,7 @@ export function createRichServer(options: { instructions?: string } = {}): RichS
           case 'huge_image':
             return { content: [{ type: 'image', data: hugePng(), mimeType: 'image/png' }] };
           case 'big_photo':
-            photo ??= noisePng(2000, 1400);
+            photo ??= paddedPng(2000, 1400, 7 * 1024 * 1024);
             return { content: [{ type: 'image', data: photo, mimeType: 'image/png' }] };
           case 'ask_model': {
             const res = await extra.sendRequest(
