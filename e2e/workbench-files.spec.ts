@@ -56,6 +56,8 @@ test('create, edit by hand, rename, delete; upload (picker, folder, drop); downl
   await expect(file(page, 'notes/todo.md')).toBeVisible();
   await expect(page.getByTestId('file-viewer')).toHaveAttribute('data-path', 'notes/todo.md');
   await page.getByTestId('file-edit').click();
+  // The code editor (CodeMirror) replaces the plain text area once its chunk is in.
+  await expect(page.locator('.code-editor[data-editor="codemirror"]')).toBeVisible();
   await page.getByTestId('file-editor').fill('- buy milk\n- write tests\n');
   await page.getByTestId('file-editor').press('Control+s');
   await expect(page.getByTestId('file-editor')).toHaveCount(0);
@@ -141,6 +143,7 @@ test("a hand edit: Edit's changed-since-read check sees it, and the model is tol
   // The user edits it by hand.
   await file(page, 'README.md').click();
   await page.getByTestId('file-edit').click();
+  await expect(page.locator('.code-editor[data-editor="codemirror"]')).toBeVisible();
   await page.getByTestId('file-editor').press('Control+End');
   await page.keyboard.type('\nA line the user added.\n');
   await page.getByTestId('file-save').click();

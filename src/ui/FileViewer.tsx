@@ -2,11 +2,11 @@
  * One file of the workspace: shown with syntax highlighting and line numbers, edited by hand (Edit, then
  * Save or Ctrl+S; Esc cancels), downloaded. A save writes through the Sandbox interface and tells the
  * agent (`onSaved`), so the model learns the file changed and Edit/Write's "changed since read" check
- * sees it. The editor is a plain text area: a code editor (CodeMirror) can replace it behind the same
- * props.
+ * sees it. The editor is CodeMirror 6, loaded on the first edit (CodeEditor.tsx).
  */
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import { CodeEditor } from './CodeEditor.tsx';
 import { CopyButton } from './CopyButton.tsx';
 import { downloadBlob } from './download.ts';
 import { visibleName } from './file-ops.ts';
@@ -40,7 +40,6 @@ export function FileViewer({
   const [draft, setDraft] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const editorRef = useRef<HTMLTextAreaElement>(null);
   const tooLarge = content.length > VIEWER_MAX_CHARS;
   const editable = viewed?.error === undefined && viewed !== null && !viewed.binary && !tooLarge;
   const shown = tooLarge
@@ -58,11 +57,6 @@ export function FileViewer({
     setSaveError(null);
   }, [path]);
 
-  const editing = draft !== null;
-  useEffect(() => {
-    if (editing) editorRef.current?.focus();
-  }, [editing]);
-
   const abs = `${sandbox.root}/${path}`;
   const save = async () => {
     if (draft === null) return;
@@ -79,25 +73,9 @@ export function FileViewer({
     }
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-      e.preventDefault();
-      void save();
-    } else if (e.key === 'Escape') {
-      // Esc leaves the editor (the page's Esc stops the agent only outside it).
-      e.preventDefault();
-      e.stopPropagation();
-      setDraft(null);
-      setSaveError(null);
-    } else if (e.key === 'Tab' && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
-      // Tab indents; Esc then Tab moves on.
-      e.preventDefault();
-      const el = e.currentTarget;
-      const { selectionStart: a, selectionEnd: b } = el;
-      const next = `${el.value.slice(0, a)}  ${el.value.slice(b)}`;
-      setDraft(next);
-      requestAnimationFrame(() => el.setSelectionRange(a + 2, a + 2));
-    }
+  const cancel = () => {
+    setDraft(null);
+    setSaveError(null);
   };
 
   const download = async () => {
@@ -162,10 +140,7 @@ export function FileViewer({
             <button
               type="button"
               className="btn btn-small"
-              onClick={() => {
-                setDraft(null);
-                setSaveError(null);
-              }}
+              onClick={cancel}
               data-testid="file-cancel"
               title="Cancel (Esc)"
             >
@@ -185,15 +160,13 @@ export function FileViewer({
       {viewed?.error !== undefined ? (
         <div className="panel-error">{viewed.error}</div>
       ) : draft !== null ? (
-        <textarea
-          ref={editorRef}
-          className="file-editor mono"
-          data-testid="file-editor"
-          aria-label={`Editing ${visibleName(path)}`}
-          spellCheck={false}
+        <CodeEditor
           value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
+          language={languageOfPath(path)}
+          label={`Editing ${visibleName(path)}`}
+          onChange={setDraft}
+          onSave={() => void save()}
+          onCancel={cancel}
         />
       ) : viewed?.binary ? (
         <div className="panel-empty muted">
