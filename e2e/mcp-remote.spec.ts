@@ -134,6 +134,38 @@ test('signs in to an OAuth-protected server in a popup, then the model calls its
   expect((await dumpIndexedDb(page))['tabcode-mcp-auth']).not.toContain(token);
 });
 
+test('with popups blocked, the sign-in goes through a full-page redirect and comes back signed in', async ({
+  page,
+}) => {
+  const secured = createRichServer();
+  const server = await startOAuthServer({ createServer: () => secured.createServer(), consent: 'page' });
+  try {
+    // The browser refuses popups: window.open gives null, as a popup blocker does.
+    await page.addInitScript(() => {
+      window.open = () => null;
+    });
+    await openApp(page);
+    await saveServersAndReload(page, [{ name: 'redirected', url: server.mcpUrl }]);
+    const row = await mcpRow(page, 'redirected');
+    await expect(row).toHaveAttribute('data-status', 'needs-auth');
+    await row.getByTestId('mcp-sign-in').click();
+    // The page itself is at the authorization server now.
+    await expect(page.getByText('Allow tabcode to use the test MCP server')).toBeVisible();
+    await page.locator('#approve').click();
+    // Back in tabcode: the callback left the code under its state, and the reload finishes the sign-in.
+    await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
+    const back = await mcpRow(page, 'redirected');
+    await expect(back).toHaveAttribute('data-status', 'connected');
+    await expect(back.getByTestId('mcp-status')).toContainText('signed in');
+    expect(server.asRequests.filter((r) => r.path === '/token')).toHaveLength(1);
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tabcode-mcp-oauth'))),
+    ).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
 test('a server asks the user through a form with defaults; the answer reaches it', async ({ page }) => {
   await openApp(page);
   await saveServersAndReload(page, [{ name: 'rich', url: richHost.url }]);
