@@ -12,9 +12,8 @@ import {
   DEFAULT_MODEL,
   MODEL_MAX_RETRIES,
 } from '../core/constants.ts';
-import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
+import { type AppState, createAppState, createToolUseContext, type ToolUseContext } from '../core/context.ts';
 import { createDeferredToolsState, type ToolSearchSetting } from '../core/deferred-tools.ts';
-import { features } from '../core/features.ts';
 import type { SessionStartSource } from '../core/hooks/types.ts';
 import type { TextBlockParam } from '../core/messages.ts';
 import { type ContentBlockParam, ensureToolResultPairing, type MessageParam } from '../core/messages.ts';
@@ -32,6 +31,8 @@ import { createDefaultMcpManager, createMcpSampler, expandPrompt, type McpManage
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { type OpenSandboxOptions, openSandbox } from '../sandbox/select.ts';
 import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
+import { createSkillCatalog, type SkillDefinition, skillsAnnouncement } from '../tools/skill/skills.ts';
+import { appStateFromTranscript } from './app-state.ts';
 import { createSessionHooks, type HookRegistration } from './habits/session-hooks.ts';
 import { shellRunBlock } from './habits/shell-mode.ts';
 import { prepareTurn } from './habits/turn.ts';
@@ -138,6 +139,8 @@ export interface CreateAgentSessionOptions {
   memory?: string;
   /** Hooks the host registers as functions (`hooks.register` adds more later). */
   hooks?: HookRegistration[];
+  /** Skills the embedding page gives (beside the workspace's .claude/skills). */
+  skills?: SkillDefinition[];
 }
 
 /** The record of a session's start date (kept so the system prompt survives a reload byte for byte). */
@@ -185,9 +188,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     ),
   );
   // ToolSearch names servers still connecting when nothing matches.
+  // The skills announced with each prompt (and what Skill may grant).
+  const skillCatalog = createSkillCatalog(() => options.skills ?? []);
   const baseTools = getAllBaseTools({
     toolSearch: { connectingServers: () => mcp?.connectingServers() ?? [] },
     ...(mcp ? { mcpResources: mcp } : {}),
+    skills: skillCatalog,
+    fetchProxy: () => settings.fetchProxy,
   });
   const embedRules = options.permissions?.rules;
   const permissions = new PermissionStore({
@@ -236,16 +243,26 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   let transcript: MessageParam[] = [];
   let running: Promise<void> | undefined;
   let queue: Promise<void> = Promise.resolve();
+  // The app state tools keep (todo lists, the mode). The mode lives in the settings: a tool that sets
+  // it here switches the session's mode, and the page is told.
+  let appState = createAppState();
+  const getAppState = (): AppState => ({ ...appState, permissionMode: settings.permissionMode });
+  const setAppState = (fn: (prev: AppState) => AppState): void => {
+    const next = fn(getAppState());
+    appState = next;
+    if (next.permissionMode && next.permissionMode !== settings.permissionMode) {
+      settings = { ...settings, permissionMode: next.permissionMode };
+      emit({ type: 'permission-mode', mode: next.permissionMode });
+    }
+    emit({ type: 'app-state', state: getAppState() });
+  };
   let context: ToolUseContext = createToolUseContext({
     sandbox,
     resultStore,
+    getAppState,
+    setAppState,
     hooks: sessionHooks.runner,
-    options: {
-      tools,
-      model: settings.model,
-      permissionMode: settings.permissionMode,
-      flags: { ...features() },
-    },
+    options: { tools, permissionMode: settings.permissionMode },
   });
 
   const emit = (event: SessionEvent) => {
@@ -322,7 +339,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     context = {
       ...context,
       abortController,
-      options: { ...context.options, tools, model: settings.model, permissionMode: settings.permissionMode },
+      // A skill's allowed tools last for the turn that loaded it.
+      options: {
+        ...context.options,
+        tools,
+        permissionMode: settings.permissionMode,
+        allowedTools: undefined,
+      },
     };
     // MCP: a /mcp__<server>__<prompt> command and @server:uri mentions are expanded into what is sent.
     let content: ContentBlockParam[] = [{ type: 'text', text: prompt }];
@@ -355,6 +378,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     // What the sandbox noticed since the last turn (e.g. a preview page's errors) goes with the prompt,
     // and so do the instructions of MCP servers that connected since.
     const notes = [...sandbox.takeReminders(), ...(mcp?.takeReminders() ?? [])];
+    // The skills, when they changed since the transcript last announced them.
+    const skills = skillsAnnouncement(await skillCatalog.refresh(sandbox), transcript);
+    if (skills) notes.push(skills);
     if (userEdits.size > 0) {
       notes.push(userEditsReminder([...userEdits]));
       userEdits.clear();
@@ -538,6 +564,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     ...(mcp ? { mcp } : {}),
     permissions,
     transcript: () => transcript,
+    appState: getAppState,
     settings: () => settings,
     updateSettings(patch) {
       settings = { ...settings, ...patch };
@@ -563,6 +590,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       sessionStart = transcript.length > 0 ? 'resume' : 'startup';
       // Another conversation: what this one read is not known to it (Edit/Write must read again).
       context = { ...context, readFileState: new Map() };
+      // Its todo list is the one its last TodoWrite left.
+      appState = { ...appState, todos: appStateFromTranscript(transcript).todos };
+      emit({ type: 'app-state', state: getAppState() });
       return true;
     },
     async listModels(overrides) {

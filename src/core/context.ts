@@ -5,7 +5,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { SchemaCache } from './api-schema.ts';
-import { DEFAULT_MODEL } from './constants.ts';
 import type { HookRunner } from './hooks/types.ts';
 import type { MessageParam } from './messages.ts';
 import type { PermissionMode } from './permissions/types.ts';
@@ -78,10 +77,8 @@ export interface ModelRuntime {
 export interface ToolUseOptions {
   /** Current directory of the agent (inside the sandbox workspace). */
   cwd: string;
-  model: string;
+  /** The mode when the turn began (the permission engine reads the session's mode at each call). */
   permissionMode: PermissionMode;
-  /** Compile-time and runtime feature flags. */
-  flags: Record<string, boolean>;
   /** The tool pool of this request (ToolSearch and Agent-style tools look at it). */
   tools: readonly AnyTool[];
   /** Set by the loop: the model endpoint of this conversation (Agent, forked Skill, WebSearch use it). */
@@ -148,9 +145,7 @@ export function createToolUseContext(
     ...init,
     options: {
       cwd: init.sandbox.root,
-      model: DEFAULT_MODEL,
       permissionMode: 'default',
-      flags: {},
       tools: [],
       ...init.options,
     },

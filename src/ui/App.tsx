@@ -15,7 +15,6 @@ import { Header } from './Header.tsx';
 import { LiveAnnouncer } from './LiveAnnouncer.tsx';
 import { McpPanel } from './McpPanel.tsx';
 import { McpRequests } from './McpRequests.tsx';
-import { usePermissionSlot } from './PermissionPrompt.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
 import { type PhonePane, PhoneSwitcher } from './PhoneSwitcher.tsx';
 import { PromptBox } from './PromptBox.tsx';
@@ -26,14 +25,17 @@ import { PreviewPanel, TodoPanel } from './SidePanels.tsx';
 import { Splitter } from './Splitter.tsx';
 import { SandboxContext } from './sandbox-context.ts';
 import { DEFAULT_PREFS, type SideTab } from './settings-store.ts';
+import { TodoStrip } from './TodoStrip.tsx';
 import { Transcript } from './Transcript.tsx';
 import { latestTodos } from './todos.ts';
 import type { TranscriptItem } from './transcript-state.ts';
 import { UsagePanel } from './UsagePanel.tsx';
+import { useAppTodos } from './use-app-state.ts';
 import { useHabits } from './use-habits.tsx';
 import { useMediaQuery } from './use-media-query.ts';
 import { useOnline } from './use-online.ts';
 import { usePreviewUrl } from './use-preview.ts';
+import { useToolPromptSlot } from './use-tool-prompts.tsx';
 import { type CreateSession, useWorkbench, type WorkbenchDeps } from './use-workbench.ts';
 
 export type { CreateSession } from './use-workbench.ts';
@@ -66,6 +68,8 @@ export interface AppEmbedOptions {
   prompt?: string;
   /** Leave out the sandbox and project controls (they read and write the page's sandbox setting). */
   hideProjectControls?: boolean;
+  /** The base URL the host page's config set: Settings asks before a key typed there is sent to it. */
+  hostBaseURL?: string;
 }
 
 const EMPTY_ITEMS: TranscriptItem[] = [];
@@ -258,8 +262,13 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
   });
   pageCommand.current = habits.dispatch;
   const history = useMemo(() => items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])), [items]);
-  const todos = useMemo(() => latestTodos(items), [items]);
-  const permissionSlot = usePermissionSlot(agent);
+  // TodoWrite's list from the app state; before the session says, the transcript's last TodoWrite.
+  const appTodos = useAppTodos(agent);
+  const todos = useMemo(
+    () => (appTodos ? (appTodos.length > 0 ? appTodos : null) : latestTodos(items)),
+    [appTodos, items],
+  );
+  const permissionSlot = useToolPromptSlot(agent);
   const empty = items.length === 0;
 
   const allTabs: SideTabDef[] = [
@@ -467,6 +476,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
             )}
             <McpRequests manager={agent?.mcp} />
             <div className="composer">
+              <TodoStrip todos={todos} onOpen={() => showTab('todos')} />
               <PromptBox
                 value={prompt}
                 onChange={setPrompt}
@@ -514,6 +524,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
           onSave={saveSettings}
           onClose={() => setSettingsOpen(false)}
           listModels={listModels}
+          hostBaseURL={embed?.hostBaseURL}
         />
       </div>
     </SandboxContext.Provider>

@@ -5,6 +5,7 @@
  */
 import { memo, useEffect, useRef, useState } from 'react';
 import { formatDuration } from './format.ts';
+import { SubagentTranscript } from './SubagentTranscript.tsx';
 import { ResultView, ToolBody } from './ToolViews.tsx';
 import type { ToolCardState, ToolStatus } from './transcript-state.ts';
 import { useNow } from './use-now.ts';
@@ -44,7 +45,12 @@ export const ToolCard = memo(function ToolCard({
     (bodyKind === 'diff' || bodyKind === 'code')
   );
   const hasDetails =
-    Boolean(body && body.kind !== 'none') || Boolean(result) || card.progress !== '' || Boolean(card.note);
+    Boolean(body && body.kind !== 'none') ||
+    Boolean(result) ||
+    card.progress !== '' ||
+    Boolean(card.note) ||
+    Boolean(card.statusText) ||
+    Boolean(card.subagent);
   const running = card.status === 'running';
   const now = useNow(running && card.startedAt !== undefined);
   // The time it ran: from its start (after any wait for permission) to its result.
@@ -109,6 +115,12 @@ export const ToolCard = memo(function ToolCard({
       {open && hasDetails && (
         <div className="tool-details">
           {showBody && body && <ToolBody body={body} />}
+          {card.subagent && (
+            <SubagentTranscript
+              view={card.subagent}
+              renderCard={(c) => <ToolCard card={c} permissionSlot={permissionSlot} />}
+            />
+          )}
           {!result && card.progress && <Progress text={card.progress} />}
           {!result && card.statusText && <div className="muted tool-status-text">{card.statusText}</div>}
           {!result && card.note && (

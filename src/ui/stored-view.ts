@@ -30,7 +30,20 @@ export function toStoredItem(item: TranscriptItem): TranscriptItem {
   const cached = storedItems.get(item);
   if (cached) return cached;
   const { permission: _permission, ...card } = item.card;
-  const stored = { ...item, card: card.input !== undefined ? { ...card, inputJson: '' } : card };
+  // A sub-agent's transcript is saved with its card (items only: no callbacks, nothing streaming).
+  const sub = card.subagent;
+  const subagent = sub
+    ? {
+        ...sub,
+        transcript: {
+          items: sub.transcript.items.map(toStoredItem),
+          running: false,
+          seq: sub.transcript.seq,
+        },
+      }
+    : undefined;
+  const base = subagent ? { ...card, subagent } : card;
+  const stored = { ...item, card: base.input !== undefined ? { ...base, inputJson: '' } : base };
   storedItems.set(item, stored);
   return stored;
 }
@@ -39,12 +52,14 @@ const str = z.string();
 const body = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
   z.object({ kind: z.literal('text'), text: str }),
+  z.object({ kind: z.literal('markdown'), text: str }),
   z.object({ kind: z.literal('code'), code: str, language: str.optional() }),
   z.object({ kind: z.literal('terminal'), command: str }),
   z.object({ kind: z.literal('diff'), path: str, before: str, after: str }),
 ]);
 const resultView = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: str }),
+  z.object({ kind: z.literal('markdown'), text: str }),
   z.object({
     kind: z.literal('terminal'),
     stdout: str,
@@ -71,6 +86,18 @@ const card = z.object({
     .object({ isError: z.boolean(), view: resultView.optional(), content: str, durationMs: z.number() })
     .optional(),
   note: str.optional(),
+  // A sub-agent's transcript (Agent, a forked Skill): the same items, one level down.
+  subagent: z
+    .object({
+      agentId: str,
+      transcript: z.object({
+        items: z.array(z.lazy((): z.ZodType<unknown> => item)),
+        running: z.boolean(),
+        seq: z.number(),
+      }),
+      usage: z.object({ requests: z.number(), inputTokens: z.number(), outputTokens: z.number() }),
+    })
+    .optional(),
 });
 const error = z.object({
   kind: z.enum([

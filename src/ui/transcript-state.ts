@@ -17,6 +17,10 @@ export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'interrupted
 export interface PermissionPrompt {
   message: string;
   suggestedRule?: string;
+  /** The tool says the call may delete or overwrite something. */
+  destructive?: boolean;
+  /** A sub-agent's call: which agent asks. */
+  agentLabel?: string;
   respond: (answer: PermissionAnswer) => void;
 }
 
@@ -46,6 +50,15 @@ export interface ToolCardState {
   };
   /** Why the call ended without running (e.g. its input was cut off while it streamed). */
   note?: string;
+  /** The sub-conversation the call runs (Agent, a forked Skill): its own transcript view and usage. */
+  subagent?: SubagentView;
+}
+
+/** A sub-agent's transcript as its parent's card shows it. */
+export interface SubagentView {
+  agentId: string;
+  transcript: TranscriptState;
+  usage: { requests: number; inputTokens: number; outputTokens: number };
 }
 
 export type Notice = 'interrupted' | 'max_turns' | 'max_tokens' | 'refusal' | 'missing-key';
@@ -196,7 +209,18 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
         ...card,
         input: event.input,
         view: card.view ?? event.view,
-        permission: { message: event.message, suggestedRule: event.suggestedRule, respond: event.respond },
+        permission: {
+          message: event.message,
+          suggestedRule: event.suggestedRule,
+          respond: event.respond,
+          ...(event.destructive ? { destructive: true } : {}),
+          ...(event.agentLabel ? { agentLabel: event.agentLabel } : {}),
+        },
+      }));
+    case 'subagent-event':
+      return updateCard(state, event.toolUseId, (card) => ({
+        ...card,
+        subagent: reduceSubagent(card.subagent, event.agentId, { ...event.event, at: event.at }),
       }));
     case 'turn-end': {
       const ended = endStream(state);
@@ -218,6 +242,35 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
     default:
       return state;
   }
+}
+
+/** A sub-agent's view after one of its events (its usage counted from its replies). */
+function reduceSubagent(
+  view: SubagentView | undefined,
+  agentId: string,
+  event: TranscriptAction,
+): SubagentView {
+  const base: SubagentView = view ?? {
+    agentId,
+    transcript: { ...initialTranscript, running: true },
+    usage: { requests: 0, inputTokens: 0, outputTokens: 0 },
+  };
+  let usage = base.usage;
+  if (event.type === 'message-end') {
+    const u = event.usage;
+    usage = {
+      requests: usage.requests + 1,
+      inputTokens:
+        usage.inputTokens +
+        (u.input_tokens ?? 0) +
+        (u.cache_read_input_tokens ?? 0) +
+        (u.cache_creation_input_tokens ?? 0),
+      outputTokens: usage.outputTokens + (u.output_tokens ?? 0),
+    };
+  }
+  let transcript = reduceTranscript(base.transcript, event);
+  if (event.type === 'turn-end') transcript = { ...settleAll(transcript), running: false };
+  return { ...base, transcript, usage };
 }
 
 /**
@@ -261,6 +314,14 @@ function settleCard(card: ToolCardState, note?: string): ToolCardState {
   const neverRan = card.status === 'pending';
   return {
     ...card,
+    ...(card.subagent
+      ? {
+          subagent: {
+            ...card.subagent,
+            transcript: { ...settleAll(card.subagent.transcript), running: false },
+          },
+        }
+      : {}),
     status: 'interrupted',
     permission: undefined,
     note: card.note ?? (neverRan ? (note ?? NOTE_NEVER_RAN) : undefined),

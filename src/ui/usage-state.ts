@@ -24,6 +24,15 @@ export const initialUsage: UsageState = { requests: [] };
 
 export function reduceUsage(state: UsageState, event: SessionEvent & { at?: number }): UsageState {
   switch (event.type) {
+    case 'subagent-event': {
+      // A sub-agent's replies count as requests of the session (same model and endpoint).
+      let inner = event.event;
+      while (inner.type === 'subagent-event') inner = inner.event;
+      // The meter measures this conversation's context, not the sub-agent's.
+      return inner.type === 'message-end'
+        ? { ...reduceUsage(state, { ...inner, at: event.at }), context: state.context }
+        : state;
+    }
     case 'request-sent':
       return { ...state, pendingSizes: event.sizes };
     case 'message-start':

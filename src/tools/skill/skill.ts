@@ -9,6 +9,7 @@
  * turn cannot widen what the user approved.
  */
 import { z } from 'zod';
+import type { MessageParam } from '../../core/messages.ts';
 import { parseRule } from '../../core/permissions/rules.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { DEFAULT_AGENT_TYPE, findAgentType, subagentTools } from '../agent/agent-types.ts';
@@ -34,6 +35,23 @@ export interface SkillOutput {
   report?: string;
 }
 
+/** The opening of the message a skill's instructions travel in (found again by it). */
+const skillTag = (name: string) => `<skill name="${name}">`;
+
+/**
+ * True when the skill's instructions are already in this turn: the messages since the user's prompt
+ * (the last user message that is not tool results) hold them.
+ */
+export function loadedThisTurn(messages: readonly MessageParam[], name: string): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    if (m.content.some((b) => b.type === 'text' && b.text.startsWith(skillTag(name)))) return true;
+    if (!m.content.some((b) => b.type === 'tool_result')) return false;
+  }
+  return false;
+}
+
 /** The message the skill's instructions travel in. */
 function skillMessage(skill: SkillDefinition, args: string | undefined): string {
   const base =
@@ -41,7 +59,7 @@ function skillMessage(skill: SkillDefinition, args: string | undefined): string 
       ? ''
       : `Base directory of this skill: ${skill.source.replace(/\/SKILL\.md$/, '')}\n\n`;
   const extra = args?.trim() ? `\n\nARGUMENTS: ${args.trim()}` : '';
-  return `<skill name="${skill.name}">\n${base}${skill.body}${extra}\n</skill>`;
+  return `${skillTag(skill.name)}\n${base}${skill.body}${extra}\n</skill>`;
 }
 
 /** The Skill tool reading `catalog` (the session's; a fresh one when none is given). */
@@ -83,7 +101,11 @@ export function createSkillTool(catalog: SkillCatalog = createSkillCatalog()) {
 
     async validateInput(input, ctx) {
       const loaded = await loadSkills(ctx.sandbox, catalog.given());
-      if (loaded.skills.some((s) => s.name === input.skill)) return null;
+      const skill = loaded.skills.find((s) => s.name === input.skill);
+      if (skill && !skill.fork && loadedThisTurn(ctx.messages, skill.name)) {
+        return `The skill "${skill.name}" is already loaded in this turn: follow its instructions above instead of loading it again.`;
+      }
+      if (skill) return null;
       const broken = loaded.problems.find((p) => p.name === input.skill);
       if (broken) return `The skill "${input.skill}" cannot be loaded: ${broken.source}: ${broken.reason}`;
       const names = loaded.skills.map((s) => s.name);

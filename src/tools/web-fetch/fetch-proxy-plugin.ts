@@ -28,10 +28,11 @@ export const MAX_REDIRECTS = 5;
 
 export interface FetchProxyOptions {
   /**
-   * Hosts (`host:port`) the proxy may reach although they are private: for tests that serve pages on
-   * loopback. Empty by default; never set in the shipped config.
+   * A hosts file for the proxy: a URL's host (`docs.example`) → the `host:port` to connect to instead,
+   * reached even when private. For tests that serve public-looking pages on loopback; never set in the
+   * shipped config.
    */
-  allowPrivate?: readonly string[];
+  hosts?: Readonly<Record<string, string>>;
   maxBytes?: number;
   timeoutMs?: number;
 }
@@ -51,8 +52,8 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
 const fail = (res: ServerResponse, status: number, error: string) =>
   send(res, status, JSON.stringify({ error }));
 
-/** A DNS lookup that refuses private addresses (unless the host is allowed). */
-function guardedLookup(allowed: boolean): LookupFunction {
+/** A DNS lookup that refuses private addresses (unless the host is allowed). Exported for tests. */
+export function guardedLookup(allowed: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
@@ -81,18 +82,21 @@ interface Upstream {
   response: IncomingMessage;
 }
 
-function open(url: URL, allowed: boolean, timeoutMs: number): Promise<Upstream> {
+function open(url: URL, mapped: string | undefined, timeoutMs: number): Promise<Upstream> {
   return new Promise((resolve, reject) => {
-    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    // A mapped host is reached over plain HTTP at its mapped address, with its own name in Host.
+    const target = mapped ? new URL(`http://${mapped}${url.pathname}${url.search}`) : url;
+    const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = request(
-      url,
+      target,
       {
         method: 'GET',
         headers: {
           'user-agent': 'tabcode-webfetch/1 (+dev proxy)',
           accept: 'text/html,text/plain,*/*;q=0.8',
+          host: url.host,
         },
-        lookup: guardedLookup(allowed),
+        lookup: guardedLookup(mapped !== undefined),
         timeout: timeoutMs,
       },
       (response) =>
@@ -121,23 +125,14 @@ export async function handleFetchProxy(
   }
   const raw = new URL(req.url ?? '/', 'http://proxy').searchParams.get('url');
   if (!raw) return fail(res, 400, 'Give the page to fetch as ?url=<http or https URL>.');
-  const allowList = new Set(options.allowPrivate ?? []);
-  let url: URL;
+  const hosts = options.hosts ?? {};
   const checked = checkFetchUrl(raw);
-  if (checked.ok) url = checked.url;
-  else {
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(raw);
-    } catch {}
-    if (!parsed || !allowList.has(parsed.host) || !/^https?:$/.test(parsed.protocol))
-      return fail(res, 403, checked.reason);
-    url = parsed;
-  }
+  if (!checked.ok) return fail(res, 403, checked.reason);
+  let url = checked.url;
   const maxBytes = options.maxBytes ?? WEB_FETCH_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? WEB_FETCH_TIMEOUT_MS;
   try {
-    let upstream = await open(url, allowList.has(url.host), timeoutMs);
+    let upstream = await open(url, hosts[url.host], timeoutMs);
     for (let hops = 0; upstream.status >= 300 && upstream.status < 400 && upstream.headers.location; hops++) {
       upstream.response.resume();
       const next = new URL(upstream.headers.location, url);
@@ -152,7 +147,7 @@ export async function handleFetchProxy(
       if (!/^https?:$/.test(next.protocol))
         return fail(res, 502, `${url.href} redirects to a ${next.protocol} URL.`);
       url = next;
-      upstream = await open(url, allowList.has(url.host), timeoutMs);
+      upstream = await open(url, hosts[url.host], timeoutMs);
     }
     const headers: Record<string, string> = {
       'content-type': String(upstream.headers['content-type'] ?? 'application/octet-stream'),
