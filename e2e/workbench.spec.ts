@@ -301,13 +301,32 @@ test('settings: models from the API or a fallback list, theme, a masked key kept
   const logs: string[] = [];
   page.on('console', (m) => logs.push(m.text()));
   const secret = 'sk-ant-secret-test-key-123';
+  const modelRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/v1/models')) modelRequests.push(r.url());
+  });
   await openApp(page);
   await page.getByTestId('settings-button').click();
   const dialog = page.getByTestId('settings-dialog');
   await expect(page.getByTestId('models-source')).toHaveAttribute('data-source', 'fallback');
   await page.getByTestId('api-key-input').fill(secret);
   await expect(page.getByTestId('api-key-input')).toHaveAttribute('type', 'password');
+  // An unreachable base URL, saved: the list falls back to the built-in one.
+  await page.getByTestId('base-url-input').fill('http://127.0.0.1:9');
+  // Nothing typed is sent before Save (issue 17): the list says so and stays the built-in one.
+  await expect(page.getByTestId('models-source')).toContainText('Save to list the models');
+  await page.waitForTimeout(600); // past the list's debounce: still nothing sent
+  expect(modelRequests).toHaveLength(0);
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  await page.getByTestId('settings-button').click();
+  await expect(page.getByTestId('models-source')).toContainText('Could not reach the API');
+  await expect(page.getByTestId('models-source')).toHaveAttribute('data-source', 'fallback');
   await page.getByTestId('base-url-input').fill(api.url);
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  // Saved: the list is the API's.
+  await page.getByTestId('settings-button').click();
   await expect(page.getByTestId('models-source')).toHaveAttribute('data-source', 'api');
   const options = await page
     .getByTestId('model-select')
@@ -317,12 +336,6 @@ test('settings: models from the API or a fallback list, theme, a masked key kept
   await page.getByTestId('model-select').selectOption('claude-haiku-4-5');
   await page.getByTestId('theme-select').selectOption('dark');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-models.png` });
-
-  // An unreachable base URL falls back to the built-in list.
-  await page.getByTestId('base-url-input').fill('http://127.0.0.1:9');
-  await expect(page.getByTestId('models-source')).toHaveAttribute('data-source', 'fallback');
-  await expect(page.getByTestId('models-source')).toContainText('Could not reach the API');
-  await page.getByTestId('base-url-input').fill(api.url);
   await page.getByTestId('settings-save').click();
   await expect(dialog).toBeHidden();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');

@@ -181,3 +181,13 @@ export const MAX_STOP_HOOK_CONTINUES = 3;
 /** Told to the model (with the next prompt) when the loop guard stopped a turn. */
 export const REPEATED_FAILURE_MESSAGE =
   '[The turn was stopped: the same tool call kept failing with the same error. Do not repeat it; ask the user or try something different.]';
+/**
+ * Limits on the shape of a tool_use input (src/core/input-shape.ts): deeper, longer or larger inputs are
+ * refused with an is_error before anything parses them, and the transcript keeps a small marker instead,
+ * so one hostile input cannot break every later request. Far above what a real tool call needs.
+ */
+export const MAX_TOOL_INPUT_DEPTH = 64;
+/** Characters of all strings and keys of one tool input together. */
+export const MAX_TOOL_INPUT_CHARS = 2_000_000;
+/** Values (objects, arrays, strings, numbers...) in one tool input. */
+export const MAX_TOOL_INPUT_VALUES = 200_000;

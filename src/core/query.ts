@@ -30,6 +30,7 @@ import {
   withDeferredToolsAnnouncement,
 } from './deferred-tools.ts';
 import type { QueryEvent } from './events.ts';
+import { guardContent } from './input-shape.ts';
 import { RepeatedFailures } from './loop-guard.ts';
 import {
   ensureToolResultPairing,
@@ -289,7 +290,12 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
     }
     streamRetries = 0;
 
-    const assistant: MessageParam = { role: 'assistant', content: final.content.map(responseBlockToParam) };
+    // Hostile shapes (inputs nested too deep, too long, lone surrogates) are refused here, before they
+    // are kept: the transcript stays sendable.
+    const assistant: MessageParam = {
+      role: 'assistant',
+      content: guardContent(final.content.map(responseBlockToParam)),
+    };
     messages.push(assistant);
     if (params.contextTracker) recordUsage(params.contextTracker, final.usage, messages.length);
     yield { type: 'message-end', message: assistant, stopReason: final.stop_reason, usage: final.usage };

@@ -20,6 +20,12 @@ import { SYNTHETIC_TOOL_RESULT_INTERRUPTED } from './constants.ts';
 import type { ToolUseContext } from './context.ts';
 import type { PermissionAnswer, QueryEvent } from './events.ts';
 import { runPostToolUseHooks, runPreToolUseHooks } from './hooks/tool-hooks.ts';
+import {
+  guardResultBlock,
+  refusedInputMessage,
+  refusedInputProblem,
+  toolInputProblem,
+} from './input-shape.ts';
 import type { ToolResultBlockParam, ToolUseBlockParam } from './messages.ts';
 import { type PreparedMatcher, prepareMatcher } from './permissions/engine.ts';
 import { userDenialMessage } from './permissions/messages.ts';
@@ -64,6 +70,8 @@ export interface PreparedCall {
   block: ToolUseBlockParam;
   tool?: AnyTool;
   parsed?: { success: true; data: unknown } | { success: false; error: z.ZodError };
+  /** The input's shape was refused before parsing (too deep, too long, lone surrogates): why. */
+  refused?: string;
   /** What the tool's analysis made of the input (Bash: the shell analysis), made once. */
   matcher?: PreparedMatcher;
   /** From the analysis: the call changes nothing. */
@@ -107,6 +115,9 @@ export async function prepareCall(
 ): Promise<PreparedCall> {
   const tool = findTool(tools, block.name);
   if (!tool) return { block, readOnly: false, concurrencySafe: false };
+  // A hostile shape never reaches the schema (a recursive parse of 10,000 levels overflows the stack).
+  const refused = refusedInputProblem(block.input) ?? toolInputProblem(block.input);
+  if (refused !== null) return { block, tool, refused, readOnly: false, concurrencySafe: false };
   const result = tool.inputSchema.safeParse(block.input ?? {});
   if (!result.success) {
     return {
@@ -347,6 +358,7 @@ function preparedProblem(call: PreparedCall, tools: readonly AnyTool[]): string 
     const more = mcpCount > 0 ? ` (plus ${mcpCount} MCP tools: find them with ToolSearch)` : '';
     return `Error: No such tool available: ${block.name}. Available tools: ${builtIns.join(', ')}${more}`;
   }
+  if (call.refused !== undefined) return refusedInputMessage(tool.name, call.refused);
   if (!parsed?.success) {
     const issues = parsed ? z.prettifyError(parsed.error) : 'input missing';
     const plural = parsed && parsed.error.issues.length > 1 ? 's' : '';
@@ -371,6 +383,7 @@ export async function runToolCall(
     status: 'done' | 'error' | 'interrupted',
     view?: ToolResultView,
   ) => {
+    result = guardResultBlock(result);
     deps.emit({
       type: 'tool-result',
       toolUseId: block.id,

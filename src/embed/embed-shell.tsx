@@ -124,6 +124,7 @@ export function EmbedShell({
       openFile: config.layout?.file,
       prompt: autorunSends ? undefined : scene.prompt,
       hideProjectControls: true,
+      hostBaseURL: config.baseURL,
     }),
     [root, themeRoot, config, scene.prompt, autorunSends],
   );

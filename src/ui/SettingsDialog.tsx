@@ -1,6 +1,11 @@
 /**
  * Settings: API key (masked; in memory only unless "remember" is ticked), base URL (API or proxy),
  * model (listed by the API, a built-in list offline), max tokens, permission mode and theme.
+ *
+ * A key goes only where the user sent it: nothing is requested with what is typed here before Save
+ * (the model list is of the saved key and base URL), a base URL an embedding page chose must be
+ * confirmed before a key typed here is saved for it, and the key field is emptied when the dialog closes,
+ * so its value is not left in the DOM.
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { AgentSettings, ModelSummary } from '../agent/types.ts';
@@ -11,6 +16,7 @@ import {
   MIN_THINKING_BUDGET_TOKENS,
 } from '../core/constants.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
+import { keyNeedsConfirmation, originOf, savedListDiffers } from './settings-guard.ts';
 import { THEMES, type Theme } from './settings-store.ts';
 
 /** Shown when the API's model list cannot be had (offline, no key yet). */
@@ -47,6 +53,8 @@ interface SettingsDialogProps {
   onSave: (save: SettingsSave) => void;
   onClose: () => void;
   listModels: (overrides: Partial<AgentSettings>) => Promise<ModelSummary[]>;
+  /** The base URL an embedding page set (not the user): a key typed here is sent there only once confirmed. */
+  hostBaseURL?: string;
 }
 
 type ModelList =
@@ -62,10 +70,13 @@ export function SettingsDialog({
   onSave,
   onClose,
   listModels,
+  hostBaseURL,
 }: SettingsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [draft, setDraft] = useState(() => toDraft(settings, theme, rememberKey));
   const [showKey, setShowKey] = useState(false);
+  /** The user confirmed that a key may go to the embedding page's base URL (asked again at every open). */
+  const [hostConfirmed, setHostConfirmed] = useState(false);
   const [models, setModels] = useState<ModelList>({
     source: 'fallback',
     reason: 'Add a key to list the models.',
@@ -77,24 +88,28 @@ export function SettingsDialog({
     if (open && !dialog.open) {
       setDraft(toDraft(settings, theme, rememberKey));
       setShowKey(false);
+      setHostConfirmed(false);
       dialog.showModal();
     } else if (!open && dialog.open) {
       dialog.close();
     }
+    // Closed: what was typed is dropped from memory too (the saved settings keep the saved key).
+    if (!open) setDraft((d) => (d.apiKey ? { ...d, apiKey: '' } : d));
   }, [open, settings, theme, rememberKey]);
 
-  // The model list follows the key and base URL being typed (debounced).
+  // The model list is of the saved key and base URL: nothing typed here is sent before Save.
+  const savedKey = settings.apiKey.trim();
+  const savedBaseURL = settings.baseURL.trim();
   useEffect(() => {
     if (!open) return;
-    const baseURL = draft.baseURL.trim();
-    if (!draft.apiKey.trim() && !/\/api\/anthropic\/?$/.test(baseURL)) {
-      setModels({ source: 'fallback', reason: 'Add a key to list the models your key can use.' });
+    if (!savedKey && !/\/api\/anthropic\/?$/.test(savedBaseURL)) {
+      setModels({ source: 'fallback', reason: 'Save a key to list the models your key can use.' });
       return;
     }
     let cancelled = false;
     setModels({ source: 'loading' });
     const t = setTimeout(() => {
-      listModels({ apiKey: draft.apiKey.trim(), baseURL: baseURL.replace(/\/+$/, '') }).then(
+      listModels({ apiKey: savedKey, baseURL: savedBaseURL.replace(/\/+$/, '') }).then(
         (list) => {
           if (cancelled) return;
           setModels(
@@ -112,12 +127,20 @@ export function SettingsDialog({
       cancelled = true;
       clearTimeout(t);
     };
-  }, [open, draft.apiKey, draft.baseURL, listModels]);
+  }, [open, savedKey, savedBaseURL, listModels]);
 
   const maxTokens = Number(draft.maxTokens);
   const maxTokensValid = Number.isInteger(maxTokens) && maxTokens > 0 && maxTokens <= 1_000_000;
   const baseURLValid = /^(https?:\/\/|\/)/.test(draft.baseURL.trim());
-  const valid = maxTokensValid && baseURLValid && draft.model.trim() !== '';
+  const fetchProxyValid = draft.fetchProxy.trim() === '' || /^(https?:\/\/|\/)/.test(draft.fetchProxy.trim());
+  const confirmHost = keyNeedsConfirmation(draft.apiKey, draft.baseURL, hostBaseURL);
+  const valid =
+    maxTokensValid &&
+    baseURLValid &&
+    fetchProxyValid &&
+    draft.model.trim() !== '' &&
+    (!confirmHost || hostConfirmed);
+  const listStale = savedListDiffers(draft, settings);
   const options = models.source === 'api' ? models.models : FALLBACK_MODELS;
   const listed = options.some((m) => m.id === draft.model);
 
@@ -134,6 +157,7 @@ export function SettingsDialog({
         thinkingBudget: Number(draft.thinkingBudget) || 0,
         autoCompact: draft.autoCompact,
         autoCompactRatio: Number(draft.compactPercent) / 100,
+        fetchProxy: draft.fetchProxy.trim(),
       },
       theme: draft.theme,
       rememberKey: draft.remember,
@@ -163,7 +187,7 @@ export function SettingsDialog({
               id="settings-key"
               type={showKey ? 'text' : 'password'}
               data-testid="api-key-input"
-              value={draft.apiKey}
+              value={open ? draft.apiKey : ''}
               placeholder="sk-ant-…"
               autoComplete="off"
               spellCheck={false}
@@ -209,6 +233,39 @@ export function SettingsDialog({
             https://api.anthropic.com, your own proxy, or /api/anthropic for the dev server's proxy.
           </span>
         </label>
+        {confirmHost && (
+          <div className="field host-base-url" role="alert" data-testid="host-base-url-warning">
+            <span className="field-help">
+              The page embedding tabcode chose this base URL, not you. Your key would be sent to{' '}
+              <code>{originOf(draft.baseURL)}</code>.
+            </span>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={hostConfirmed}
+                onChange={(e) => setHostConfirmed(e.target.checked)}
+                data-testid="confirm-host-base-url"
+              />
+              Send my key to {originOf(draft.baseURL)}
+            </label>
+          </div>
+        )}
+        <label className="field">
+          <span className="field-label">WebFetch proxy</span>
+          <input
+            type="text"
+            data-testid="fetch-proxy-input"
+            value={draft.fetchProxy}
+            spellCheck={false}
+            placeholder="(none: the dev server's /api/fetch, else direct)"
+            aria-invalid={!fetchProxyValid}
+            onChange={(e) => setDraft({ ...draft, fetchProxy: e.target.value })}
+          />
+          <span className="field-help">
+            Pages cannot read most sites (CORS). Where the API has no server-side web fetch, WebFetch asks
+            this proxy (<code>?url=</code>); the dev server has one at /api/fetch.
+          </span>
+        </label>
         <div className="field-row">
           <label className="field">
             <span className="field-label">Model</span>
@@ -225,6 +282,7 @@ export function SettingsDialog({
               ))}
             </select>
             <span className="field-help" data-testid="models-source" data-source={models.source}>
+              {listStale ? 'Save to list the models of the new key or base URL. ' : ''}
               {models.source === 'api'
                 ? `${models.models.length} models listed by the API.`
                 : models.source === 'loading'
@@ -346,6 +404,7 @@ function toDraft(settings: AgentSettings, theme: Theme, remember: boolean) {
     thinkingBudget: String(settings.thinkingBudget ?? 0),
     autoCompact: settings.autoCompact !== false,
     compactPercent: String(Math.round((settings.autoCompactRatio ?? DEFAULT_AUTO_COMPACT_RATIO) * 100)),
+    fetchProxy: settings.fetchProxy ?? '',
     theme,
     remember,
   };
