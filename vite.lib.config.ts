@@ -42,7 +42,11 @@ function reactEntry(outDir: string): Plugin {
           emptyOutDir: false,
           target: 'es2022',
           minify: false,
-          lib: { entry: resolve(import.meta.dirname, 'src/embed/package/react.ts'), formats: ['es'], fileName: () => 'react.js' },
+          lib: {
+            entry: resolve(import.meta.dirname, 'src/embed/package/react.ts'),
+            formats: ['es'],
+            fileName: () => 'react.js',
+          },
           rolldownOptions: { external: ['react'] },
         },
       });

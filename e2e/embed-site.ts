@@ -35,9 +35,20 @@ export interface SiteServer {
   close(): Promise<void>;
 }
 
+export interface SiteOptions {
+  /** Folders by URL prefix (default: the package at /tabcode/, examples/ at /). */
+  mounts?: Record<string, string>;
+}
+
 /** Serves examples/ at / and the package at /tabcode/; `pages` adds (or replaces) pages by path. */
-export async function serveSite(pages: Record<string, string> = {}): Promise<SiteServer> {
-  if (!existsSync(join(LIB_DIR, 'tabcode.js')))
+export async function serveSite(
+  pages: Record<string, string> = {},
+  options: SiteOptions = {},
+): Promise<SiteServer> {
+  const mounts = Object.entries(options.mounts ?? { '/tabcode/': LIB_DIR, '/': EXAMPLES_DIR }).sort(
+    (a, b) => b[0].length - a[0].length,
+  );
+  if (!options.mounts && !existsSync(join(LIB_DIR, 'tabcode.js')))
     throw new Error(`${LIB_DIR}/tabcode.js is missing: run npm run build:lib (or set E2E_LIB_DIST).`);
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -47,9 +58,8 @@ export async function serveSite(pages: Record<string, string> = {}): Promise<Sit
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[path]);
       return;
     }
-    const [base, rel] = path.startsWith('/tabcode/')
-      ? [LIB_DIR, path.slice('/tabcode'.length)]
-      : [EXAMPLES_DIR, path];
+    const [prefix, base] = mounts.find(([p]) => path.startsWith(p)) ?? ['/', EXAMPLES_DIR];
+    const rel = path.slice(prefix.length - 1);
     let file = normalize(join(base, rel));
     if (!file.startsWith(base)) {
       res.writeHead(403).end();
