@@ -15,7 +15,8 @@ import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { median, ms, ratio, table } from './stats.ts';
 import type { BenchContext } from './types.ts';
 
-export const title = 'Node in the tab: node cold vs warm, CPU vs the browser engine, stop latency, time to ready (Chromium)';
+export const title =
+  'Node in the tab: node cold vs warm, CPU vs the browser engine, stop latency, time to ready (Chromium)';
 
 export async function run(ctx: BenchContext): Promise<string[]> {
   const outDir = resolve(ctx.root, 'node_modules/.cache/tabcode-bench-node');
@@ -25,12 +26,24 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     configFile,
     root: ctx.root,
     logLevel: 'error',
-    build: { outDir, emptyOutDir: true, rolldownOptions: { input: resolve(ctx.root, 'bench/node-page/index.html') } },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      rolldownOptions: { input: resolve(ctx.root, 'bench/node-page/index.html') },
+    },
   });
-  await build({ configFile, root: ctx.root, logLevel: 'error', build: { outDir: appDir, emptyOutDir: true } });
+  await build({
+    configFile,
+    root: ctx.root,
+    logLevel: 'error',
+    build: { outDir: appDir, emptyOutDir: true },
+  });
   const pageServer = await serveStatic(outDir);
   const appServer = await serveStatic(appDir);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   try {
     const sample = async (phase: string) => {
       const context = await browser.newContext();
@@ -79,8 +92,16 @@ export async function run(ctx: BenchContext): Promise<string[]> {
       ...table(
         ['CPU-bound script (sieve to 2M + strings)', 'median of 3', 'vs browser engine'],
         [
-          ["tabcode's node (QuickJS-ng in a worker), whole command", ms(cpu.quickjsMs), ratio(cpu.quickjsMs, cpu.nativeMs)],
-          ['  of which a command that does nothing', ms(cpu.quickjsNoopMs), ratio(cpu.quickjsNoopMs, cpu.nativeMs)],
+          [
+            "tabcode's node (QuickJS-ng in a worker), whole command",
+            ms(cpu.quickjsMs),
+            ratio(cpu.quickjsMs, cpu.nativeMs),
+          ],
+          [
+            '  of which a command that does nothing',
+            ms(cpu.quickjsNoopMs),
+            ratio(cpu.quickjsNoopMs, cpu.nativeMs),
+          ],
           ['the same code in a plain Worker (V8)', ms(cpu.nativeMs), '1.00×'],
         ],
       ),

@@ -20,11 +20,13 @@ const BENCHES: string[] = [
   '/bench/cache-share.ts',
   '/bench/sandbox.ts',
   '/bench/workbench.ts',
+  '/bench/embed.ts',
   '/bench/shell-analysis.ts',
   '/bench/npm-install.ts',
   '/bench/node.ts',
   '/bench/python.ts',
   '/bench/mcp-connect.ts',
+  '/bench/compaction.ts',
 ];
 
 function arg(name: string): string | undefined {

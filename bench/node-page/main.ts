@@ -59,7 +59,9 @@ async function cold(): Promise<Record<string, number>> {
 }
 
 async function cpu(): Promise<Record<string, number>> {
-  const sandbox = await createJustBashSandbox({ files: { 'cpu.js': `${CPU_SCRIPT}\nconsole.log(work());\n`, 'noop.js': '' } });
+  const sandbox = await createJustBashSandbox({
+    files: { 'cpu.js': `${CPU_SCRIPT}\nconsole.log(work());\n`, 'noop.js': '' },
+  });
   await sandbox.exec('node noop.js');
   const times: number[] = [];
   let answer = '';
@@ -96,7 +98,9 @@ async function cpu(): Promise<Record<string, number>> {
 }
 
 async function stop(): Promise<Record<string, number>> {
-  const sandbox = await createJustBashSandbox({ files: { 'spin.js': "console.log('spinning'); for (;;) {}" } });
+  const sandbox = await createJustBashSandbox({
+    files: { 'spin.js': "console.log('spinning'); for (;;) {}" },
+  });
   await sandbox.exec('node -e 0');
   const latencies: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -116,7 +120,8 @@ async function stop(): Promise<Record<string, number>> {
     controller.abort();
     const r = await started;
     latencies.push(performance.now() - s);
-    if (!r.stdout.includes('spinning') || r.exitCode !== 130) throw new Error(`unexpected: ${JSON.stringify(r)}`);
+    if (!r.stdout.includes('spinning') || r.exitCode !== 130)
+      throw new Error(`unexpected: ${JSON.stringify(r)}`);
   }
   await sandbox.dispose();
   latencies.sort((a, b) => a - b);
