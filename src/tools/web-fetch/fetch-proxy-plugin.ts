@@ -8,6 +8,11 @@
  * URLs with credentials. Same-host redirects are followed (at most MAX_REDIRECTS); a redirect to another
  * host is reported, not followed (the page's permission rules go by host). Bodies are capped.
  * Answers carry `x-tabcode-fetch-proxy: 1` and the upstream status in `x-tabcode-status`.
+ *
+ * A proxy the user runs on another origin than the page (Settings → WebFetch proxy) names the pages'
+ * origins in `allowOrigins`: it answers their CORS preflight (the `x-tabcode-fetch` header needs one) and
+ * lets them read the answer's `x-tabcode-*` headers. Any other origin gets no CORS headers, so a page
+ * elsewhere cannot use it; the dev server's proxy (same origin) needs none.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -35,6 +40,29 @@ export interface FetchProxyOptions {
   hosts?: Readonly<Record<string, string>>;
   maxBytes?: number;
   timeoutMs?: number;
+  /** Page origins (`https://app.example`) allowed to call this proxy across origins (CORS). Default none. */
+  allowOrigins?: readonly string[];
+}
+
+/** The answer headers a cross-origin page must be allowed to read (fetch-page.ts reads them all). */
+const EXPOSED_HEADERS = [
+  PROXY_RESPONSE_HEADER,
+  'x-tabcode-status',
+  'x-tabcode-status-text',
+  'x-tabcode-final-url',
+  'x-tabcode-redirect',
+  'x-tabcode-truncated',
+].join(', ');
+
+/** CORS headers for a request from an allowed origin; none for any other (the browser then blocks it). */
+function corsHeaders(req: IncomingMessage, options: FetchProxyOptions): Record<string, string> {
+  const origin = req.headers.origin;
+  if (!origin || !options.allowOrigins?.includes(origin)) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': EXPOSED_HEADERS,
+    vary: 'origin',
+  };
 }
 
 type Next = (err?: unknown) => void;
@@ -119,6 +147,18 @@ export async function handleFetchProxy(
   res: ServerResponse,
   options: FetchProxyOptions = {},
 ): Promise<void> {
+  const cors = corsHeaders(req, options);
+  if (req.method === 'OPTIONS' && cors['access-control-allow-origin']) {
+    res.writeHead(204, {
+      ...cors,
+      'access-control-allow-methods': 'GET',
+      'access-control-allow-headers': PROXY_REQUEST_HEADER,
+      'access-control-max-age': '600',
+    });
+    return void res.end();
+  }
+  // Every answer below carries the CORS headers (none for an origin that is not allowed).
+  for (const [name, value] of Object.entries(cors)) res.setHeader(name, value);
   if (req.method !== 'GET') return fail(res, 405, 'The fetch proxy takes GET requests only.');
   if (req.headers[PROXY_REQUEST_HEADER] !== '1') {
     return fail(res, 400, `Requests to the fetch proxy must carry the ${PROXY_REQUEST_HEADER}: 1 header.`);

@@ -260,6 +260,54 @@ describe('WebFetch through the fetch proxy', () => {
     );
   });
 
+  it('a proxy on another origin answers the CORS preflight of the origins it allows, and only theirs', async () => {
+    const app = 'http://app.example:4401';
+    const cross = createServer(
+      (req, res) =>
+        void handleFetchProxy(req, res, {
+          hosts: { 'docs.example': new URL(siteUrl).host },
+          allowOrigins: [app],
+        }),
+    );
+    const crossUrl = `${await listen(cross)}/api/fetch`;
+    try {
+      const target = `${crossUrl}?url=${encodeURIComponent('https://docs.example/page')}`;
+      const preflight = await fetch(target, {
+        method: 'OPTIONS',
+        headers: { origin: app, 'access-control-request-headers': 'x-tabcode-fetch' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(app);
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('x-tabcode-fetch');
+      const page = await fetch(target, { headers: { origin: app, 'x-tabcode-fetch': '1' } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('access-control-allow-origin')).toBe(app);
+      expect(page.headers.get('access-control-expose-headers')).toContain('x-tabcode-final-url');
+      expect(await page.text()).toContain('<h1>Example Docs</h1>');
+      // A refusal reaches an allowed page too (it can show the reason).
+      const refused = await fetch(`${crossUrl}?url=${encodeURIComponent('http://10.0.0.1/')}`, {
+        headers: { origin: app, 'x-tabcode-fetch': '1' },
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('access-control-allow-origin')).toBe(app);
+      // Another origin gets no preflight answer and no CORS header: its browser blocks the call.
+      const other = await fetch(target, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-headers': 'x-tabcode-fetch' },
+      });
+      expect(other.status).toBe(405);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      // The same-origin proxy (no allowOrigins) sends none either.
+      const same = await fetch(target.replace(crossUrl, proxyUrl), {
+        headers: { origin: app, 'x-tabcode-fetch': '1' },
+      });
+      expect(same.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      cross.closeAllConnections();
+      await new Promise((r) => cross.close(r));
+    }
+  });
+
   it('fetches directly (CORS) when there is no proxy', async () => {
     // The page's fetch reaches the loopback site under a public name (what a browser would resolve).
     const routed: typeof fetch = (input, init) =>
