@@ -3,11 +3,16 @@
  * (panel and strip above the prompt), Bash's description on its card, a question answered by click, two
  * sub-agents in parallel (nested transcripts with their own usage, a labelled permission prompt), a
  * forked skill, ToolSearch loading the deferred tools, a server-tool web search streamed by the mock,
- * a server-side web fetch behind a domain prompt, NotebookEdit on a notebook Read shows as cells, and
- * plan mode entered and left through plan approval. Then a reload: server-tool results and sub-agent
- * transcripts are still there.
+ * a server-side web fetch behind a domain prompt, then a WebFetch the endpoint refuses server-side that
+ * goes through the fetch proxy set in Settings (the real proxy handler, started here on loopback, with a
+ * hosts entry for a loopback site), NotebookEdit on a notebook Read shows as cells, and plan mode entered
+ * and left through plan approval. Then a reload: server-tool results and sub-agent transcripts are still
+ * there. A second session: Esc stops two running sub-agents (their requests cut, the cards interrupted).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
+import { handleFetchProxy } from '../src/tools/web-fetch/fetch-proxy-plugin.ts';
 import type { MockApi, RecordedRequest, TurnSpec } from './mock-api/server.ts';
 import {
   allowEverything,
@@ -26,6 +31,43 @@ const ROOT = '/home/user/project';
 let api: MockApi;
 withMockApi((started) => {
   api = started;
+});
+
+const GUIDE = `<!doctype html><html><head><title>Guide</title><script>alert(1)</script></head>
+<body><h1>Docs Guide</h1><p>Run <code>npm run preview</code> after a build.</p></body></html>`;
+
+const listen = (server: Server) =>
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+const stop = async (server: Server) => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+};
+
+/**
+ * A site on loopback and the real fetch proxy in front of it, as a user would run one on another origin:
+ * `docs.example` maps to the site (the proxy's hosts file), and the app's origin may call it (CORS).
+ */
+async function startProxy(appOrigin: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(GUIDE));
+  const siteUrl = await listen(site);
+  const proxy = createServer(
+    (req, res) =>
+      void handleFetchProxy(req, res, {
+        hosts: { 'docs.example': new URL(siteUrl).host },
+        allowOrigins: [appOrigin],
+      }),
+  );
+  const url = `${await listen(proxy)}/api/fetch`;
+  return { url, close: async () => Promise.all([stop(site), stop(proxy)]).then(() => {}) };
+}
+let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
+test.afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
 });
 
 const SKILL = `---
@@ -161,6 +203,16 @@ function mainTurn(r: RecordedRequest): TurnSpec {
   if (done.has('toolu_web')) {
     return {
       content: [
+        use('toolu_fetch_proxy', 'WebFetch', {
+          url: 'https://docs.example/guide',
+          prompt: 'How is the preview started?',
+        }),
+      ],
+    };
+  }
+  if (done.has('toolu_fetch_proxy')) {
+    return {
+      content: [
         use('toolu_nb', 'NotebookEdit', {
           notebook_path: `${ROOT}/analysis.ipynb`,
           cell_id: 'calc',
@@ -248,6 +300,17 @@ function route(r: RecordedRequest): TurnSpec {
       ],
     };
   }
+  if (tool === 'web_fetch_20250910' && firstText(r).includes('docs.example')) {
+    // This endpoint (a gateway, say) refuses the server-side fetch: WebFetch falls back to the proxy.
+    return {
+      fault: {
+        kind: 'http',
+        status: 400,
+        type: 'invalid_request_error',
+        message: 'tools.0: web_fetch_20250910 is not supported on this endpoint',
+      },
+    };
+  }
   if (tool === 'web_fetch_20250910') {
     return {
       content: [
@@ -278,11 +341,17 @@ async function allowIn(page: Page, toolUseId: string): Promise<void> {
   await prompt.getByTestId('permission-allow-once').click();
 }
 
-test('every remaining tool in one session, and what survives a reload', async ({ page }) => {
-  test.setTimeout(110_000);
+test('every remaining tool in one session, and what survives a reload', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  proxy = await startProxy(new URL(baseURL as string).origin);
   api.script(Array.from({ length: 80 }, () => route));
   await openApp(page);
   await connect(page, api);
+  // The user's own fetch proxy (used where the endpoint has no server-side web fetch).
+  await page.getByTestId('settings-button').click();
+  await page.getByTestId('fetch-proxy-input').fill(proxy.url);
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
 
   // Setup turn: the skill and the notebook are written (no prompts in this mode).
   await allowEverything(page);
@@ -343,6 +412,15 @@ test('every remaining tool in one session, and what survives a reload', async ({
     '<cell id="calc" type="code"',
   );
 
+  // The endpoint refuses the server-side fetch of docs.example: WebFetch goes through the user's proxy.
+  const viaProxy = toolCard(page, 'toolu_fetch_proxy');
+  const proxyPrompt = viaProxy.getByTestId('permission-request');
+  await expect(proxyPrompt.getByTestId('permission-rule')).toHaveText('WebFetch(domain:docs.example)');
+  await proxyPrompt.getByTestId('permission-allow-once').click();
+  await expect(viaProxy).toHaveAttribute('data-status', 'done');
+  await expect(viaProxy.getByTestId('tool-result')).toContainText('# Docs Guide');
+  await expect(viaProxy.getByTestId('tool-result')).not.toContainText('alert(1)');
+
   // NotebookEdit changes a file: it asks.
   await allowIn(page, 'toolu_nb');
   await expect(toolCard(page, 'toolu_nb')).toHaveAttribute('data-status', 'done');
@@ -358,6 +436,11 @@ test('every remaining tool in one session, and what survives a reload', async ({
   await expect(page.getByTestId('assistant-text').last()).toHaveText('Tour complete.');
   await expect(page.getByTestId('todo-strip-current')).toHaveText('Planning the change');
   await waitIdle(page);
+  // The strip opens the Todos panel, which shows the same list.
+  await page.getByTestId('todo-strip').getByRole('button').click();
+  await expect(page.getByTestId('todo-item')).toHaveCount(3);
+  await expect(page.getByTestId('todo-item').nth(2)).toHaveText(/Planning the change/);
+  await expect(page.getByTestId('todo-item').nth(0)).toHaveAttribute('data-status', 'completed');
 
   // What the model received.
   const at = (id: string) => api.requests.find((r) => toolResultFor(r, id)) as RecordedRequest;
@@ -378,7 +461,14 @@ test('every remaining tool in one session, and what survives a reload', async ({
   const firsts = subs.filter((r) => !subHasResults(r)).map((r) => r.receivedAt);
   const seconds = subs.filter(subHasResults).map((r) => r.receivedAt);
   expect(Math.max(...firsts)).toBeLessThanOrEqual(Math.min(...seconds));
-  expect(api.requests.every((r) => r.status === 200)).toBe(true);
+  const proxied = resultText(toolResultFor(at('toolu_fetch_proxy'), 'toolu_fetch_proxy') ?? {});
+  expect(proxied).toContain('https://docs.example/guide (HTTP 200 OK, via proxy');
+  expect(proxied).toContain('`npm run preview`');
+  // Every request succeeded but the one server-side fetch the endpoint refused.
+  const failed = api.requests.filter((r) => r.status !== 200);
+  expect(failed).toHaveLength(1);
+  expect(serverTool(failed[0])).toBe('web_fetch_20250910');
+  expect(firstText(failed[0])).toContain('docs.example');
   // Sub-agents' requests count in the Usage panel (main + sub-agents; server-tool requests are the tools').
   const loopRequests = api.requests.filter((r) => !serverTool(r)).length;
   await page.getByTestId('tab-usage').click();
@@ -391,4 +481,55 @@ test('every remaining tool in one session, and what survives a reload', async ({
   ).toBeVisible();
   await expect(toolCard(page, 'toolu_agent_b').getByTestId('subagent-usage')).toContainText('2 tool uses');
   await expect(page.getByTestId('todo-strip-current')).toHaveText('Planning the change');
+});
+
+test('Esc stops two running sub-agents: their requests are cut, both cards end interrupted', async ({
+  page,
+}) => {
+  const agentA = use('toolu_esc_a', 'Agent', {
+    description: 'read slowly',
+    prompt: 'Describe README.md at length.',
+    subagent_type: 'Explore',
+  });
+  const agentB = use('toolu_esc_b', 'Agent', {
+    description: 'write slowly',
+    prompt: 'Explain src at length.',
+  });
+  const long = text('A very long answer that takes its time. '.repeat(80));
+  api.script(
+    Array.from({ length: 10 }, () => (r: RecordedRequest): TurnSpec => {
+      if (system(r).includes('# Sub-agent:')) return { chunkDelayMs: 150, content: [long] };
+      return lastResults(r).length
+        ? { content: [text('Stopped, as you asked.')] }
+        : { content: [text('Two agents start.'), agentA, agentB] };
+    }),
+  );
+  await openApp(page);
+  await connect(page, api);
+  await sendPrompt(page, 'Look at everything slowly.');
+
+  // Both sub-agents are streaming.
+  const a = toolCard(page, 'toolu_esc_a');
+  const b = toolCard(page, 'toolu_esc_b');
+  await expect(a).toHaveAttribute('data-status', 'running');
+  await expect(b).toHaveAttribute('data-status', 'running');
+  const subs = () => api.requests.filter((r) => system(r).includes('# Sub-agent:'));
+  await expect.poll(() => subs().length).toBe(2);
+  await expect(a.getByTestId('subagent-transcript')).toContainText('A very long answer');
+  await expect(b.getByTestId('subagent-transcript')).toContainText('A very long answer');
+
+  await page.locator('body').press('Escape');
+  await expect(a).toHaveAttribute('data-status', 'interrupted');
+  await expect(b).toHaveAttribute('data-status', 'interrupted');
+  await waitIdle(page);
+  // Both sub-agent requests were cut; nothing of theirs runs on.
+  await expect.poll(() => subs().every((r) => r.aborted === true)).toBe(true);
+  expect(subs()).toHaveLength(2);
+
+  // The next turn sends both calls back as interrupted errors, and the session goes on.
+  await sendPrompt(page, 'Never mind.');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Stopped, as you asked.');
+  const next = api.requests.at(-1) as RecordedRequest;
+  for (const id of ['toolu_esc_a', 'toolu_esc_b']) expect(toolResultFor(next, id)?.is_error).toBe(true);
+  expect(subs()).toHaveLength(2);
 });
