@@ -27,6 +27,7 @@ const BENCHES: string[] = [
   '/bench/python.ts',
   '/bench/mcp-connect.ts',
   '/bench/compaction.ts',
+  '/bench/tool-set.ts',
 ];
 
 function arg(name: string): string | undefined {
