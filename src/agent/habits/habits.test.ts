@@ -5,7 +5,7 @@
  * attached as Read gives them, `!` output joining the next prompt, /compact, hooks from
  * .claude/settings.json, the context window from the Models API.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type MockApi, type RecordedRequest, startMockApi } from '../../../e2e/mock-api/server.ts';
 import { COMPACTED_HEADER } from '../../core/compaction/prompt.ts';
 import { MAX_MEMORY_CHARS } from '../../core/constants.ts';
@@ -193,6 +193,31 @@ describe('/compact', () => {
     const r = await session.compact?.();
     expect(r?.ok).toBe(false);
     expect(session.transcript()).toEqual(before);
+  });
+
+  it('an interrupted summarization (Esc) leaves the transcript as it was, and the session goes on', async () => {
+    api.script([
+      ok('first'),
+      // The summary streams slowly: Esc arrives while it is under way.
+      { chunkDelayMs: 200, content: [{ type: 'text', text: `<summary>${'slow '.repeat(40)}</summary>` }] },
+      ok('still here'),
+    ]);
+    await session.send('hello');
+    const before = session.transcript();
+    // Esc once the summary request reached the API (the session is busy with it).
+    const compacting = session.compact?.();
+    await vi.waitFor(() => expect(api.requests).toHaveLength(2));
+    expect(session.isRunning()).toBe(true);
+    session.interrupt();
+    const r = await compacting;
+    expect(r).toEqual({ ok: false, message: expect.stringContaining('the conversation is unchanged') });
+    expect(events.some((e) => e.type === 'compaction-failed' && e.trigger === 'manual')).toBe(true);
+    expect(session.transcript()).toEqual(before);
+    expect(session.isRunning()).toBe(false);
+    await session.send('next');
+    expect(api.requests[2].status).toBe(200);
+    expect(sent(api.requests[2])).toContain('first');
+    expect(sent(api.requests[2])).not.toContain('slow slow');
   });
 });
 
