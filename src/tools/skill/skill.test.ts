@@ -197,6 +197,45 @@ describe('Skill', () => {
     expect(JSON.stringify(last.body.messages)).toContain('The first line is \\"# Survey me\\".');
   });
 
+  it('a forked skill that forks itself again stops at the depth cap: the deepest call is a clear is_error', async () => {
+    await sandbox.writeFile(
+      `${sandbox.root}/.claude/skills/recurse/SKILL.md`,
+      '---\nname: recurse\ndescription: Fork again.\ncontext: fork\n---\nLoad the recurse skill again.\n',
+    );
+    const lastResult = (r: RecordedRequest) => {
+      const last = r.body.messages.at(-1);
+      const block = Array.isArray(last?.content)
+        ? last.content.find((b) => b.type === 'tool_result')
+        : undefined;
+      return block as { content?: unknown; is_error?: boolean } | undefined;
+    };
+    // Every agent (main or sub) loads the skill, then reports the result it got.
+    const turn = (r: RecordedRequest) => {
+      const result = lastResult(r);
+      return result
+        ? { content: [{ type: 'text' as const, text: `got: ${String(result.content)}` }] }
+        : { content: [{ type: 'tool_use' as const, name: 'Skill', input: { skill: 'recurse' } }] };
+    };
+    api.script(Array.from({ length: 10 }, () => turn));
+    const catalog = createSkillCatalog();
+    await catalog.refresh(sandbox);
+    const run = await runLoop({
+      baseURL: api.url,
+      sandbox,
+      tools: [createSkillTool(catalog), ReadTool],
+      messages: [userMessage('recurse')],
+    });
+    expect(run.outcome.reason).toBe('end_turn');
+    // main, depth 1, depth 2 each asked twice; depth 3 never started.
+    expect(api.requests).toHaveLength(6);
+    const refused = api.requests.map(lastResult).find((b) => b?.is_error);
+    expect(String(refused?.content)).toMatch(
+      /Sub-agents may nest at most 2 deep, and this one would be at depth 3/,
+    );
+    // The refusal travels up as each level's report.
+    expect(JSON.stringify(api.requests.at(-1)?.body.messages.at(-1))).toContain('got: got: ');
+  });
+
   it('keeps its input JSON schema stable (prompt-cache key)', async () => {
     await expect(JSON.stringify(createSkillTool().inputJSONSchema, null, 2)).toMatchFileSnapshot(
       './__snapshots__/skill.schema.json',
