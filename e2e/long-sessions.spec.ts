@@ -119,7 +119,7 @@ test('a long scripted session auto-compacts and goes on with valid requests', as
   await page.screenshot({ path: `${SCREENSHOT_DIR}/long-session-compacted.png` });
 });
 
-test('slash commands run in the page: /model, /context, /compact, a project command, /clear; none reaches the model as text', async ({
+test('slash commands run in the page: /model, /context, /compact (empty, then with instructions), a project command, /clear; none reaches the model as text', async ({
   page,
 }) => {
   await openApp(page);
@@ -143,14 +143,24 @@ test('slash commands run in the page: /model, /context, /compact, a project comm
   await expect(page.getByTestId('shell-run').last()).toHaveAttribute('data-status', 'done');
   expect(api.requests).toHaveLength(0);
 
+  // /compact with nothing to compact says so; nothing is sent.
+  await typeLine(page, '/compact');
+  const refused = page.getByTestId('compaction-divider').last();
+  await expect(refused).toHaveAttribute('data-status', 'failed');
+  await expect(refused).toContainText('nothing to compact');
+  expect(api.requests).toHaveLength(0);
+
   api.script([
     { content: [{ type: 'text', text: 'Hello!' }] },
     { content: [{ type: 'text', text: '<summary>The user said hello.</summary>' }] },
     { content: [{ type: 'text', text: 'Greetings, Ada!' }] },
+    { content: [{ type: 'text', text: 'A fresh start.' }] },
   ]);
   await sendPrompt(page, 'hello');
   await expect(page.getByTestId('assistant-text').last()).toHaveText('Hello!');
   await waitIdle(page);
+  // /model set the model of the requests.
+  expect(api.requests[0].body.model).toBe(MODEL);
 
   await typeLine(page, '/context');
   const context = page.getByTestId('command-output').last();
@@ -180,6 +190,15 @@ test('slash commands run in the page: /model, /context, /compact, a project comm
   await typeLine(page, '/clear');
   await expect(page.getByTestId('user-message')).toHaveCount(0);
   expect(api.requests).toHaveLength(3);
+  // After /clear the next prompt starts a new conversation: nothing of the old one is sent.
+  await sendPrompt(page, 'start over');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('A fresh start.');
+  await waitIdle(page);
+  expect(api.requests).toHaveLength(4);
+  const fresh = api.requests[3].body.messages;
+  expect(fresh).toHaveLength(1);
+  expect(JSON.stringify(fresh)).not.toContain('hello');
+  expect(JSON.stringify(fresh)).not.toContain('Ada');
   // No command's text was ever sent as a prompt.
   for (const r of api.requests) {
     for (const t of userTexts(r)) expect(t).not.toMatch(/^\/(clear|compact|model|context|compcat|greet)\b/);
