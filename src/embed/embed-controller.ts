@@ -11,10 +11,9 @@ import type { McpManager } from '../mcp/manager.ts';
 import { loadAgentModule } from '../ui/agent-module.ts';
 import type { CreateSession } from '../ui/use-workbench.ts';
 import type { EmbedConfig, EmbedReplay, EmbedWarning } from './config.ts';
-import { demoToReplay } from './demo-fetch.ts';
 import type { EmbedEvent } from './protocol.ts';
-import { createReplayPlayer, type ReplayCheck, type ReplayPlayer } from './replay-player.ts';
-import { createReplayRecorder, type ReplayRecorder } from './replay-recorder.ts';
+import type { ReplayCheck, ReplayPlayer } from './replay-player.ts';
+import type { ReplayRecorder } from './replay-recorder.ts';
 import { checkReplay } from './validate-replay.ts';
 
 /** What one workbench instance shows: a new scene is a fresh workbench (reset, another lesson step). */
@@ -94,6 +93,9 @@ export interface ControllerOptions {
   baseURI?: string;
 }
 
+/** The player and recorder, loaded with the agent (not with the page). */
+const loadReplayRuntime = () => import('./replay-runtime.ts');
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The deny rules of `readOnly` patterns (anchored at the project root): Bash writes are refused too. */
@@ -120,7 +122,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
   let configReplay: Promise<EmbedReplay | undefined> | undefined;
   const loadConfigReplay = (): Promise<EmbedReplay | undefined> => {
     configReplay ??= (async () => {
-      if (cfg.demo) return demoToReplay(cfg.demo);
+      if (cfg.demo) return (await loadReplayRuntime()).demoToReplay(cfg.demo);
       if (typeof cfg.replay !== 'string') return cfg.replay;
       const url = new URL(cfg.replay, options.baseURI ?? globalThis.document?.baseURI).href;
       try {
@@ -188,9 +190,10 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
     const scene = state.scene;
     const replay = steps.length > 0 ? scene.replay : (scene.replay ?? (await loadConfigReplay()));
     // The sandbox's code loads here, after the playground painted (not with the page).
-    const [agentModule, { openPlaygroundSandbox, installDependencies }] = await Promise.all([
+    const [agentModule, { openPlaygroundSandbox, installDependencies }, replays] = await Promise.all([
       loadAgentModule(),
       import('./sandbox-setup.ts'),
+      loadReplayRuntime(),
     ]);
     const sandbox = await openPlaygroundSandbox({
       preference: cfg.sandbox ?? 'auto',
@@ -212,7 +215,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
       await sandbox.dispose();
       throw new Error('This playground scene was replaced.');
     }
-    player = replay ? createReplayPlayer(replay, { speed }) : undefined;
+    player = replay ? replays.createReplayPlayer(replay, { speed }) : undefined;
     set({ replay: player ? 'ready' : 'none' });
     player?.onCheck((check) => {
       set({ checks: [...state.checks, check] });
@@ -224,7 +227,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
         ...(check.detail ? { detail: check.detail } : {}),
       });
     });
-    recorder = cfg.record && !player ? createReplayRecorder({ files: scene.files }) : undefined;
+    recorder = cfg.record && !player ? replays.createReplayRecorder({ files: scene.files }) : undefined;
     const { createMcpManager } = await import('../mcp/manager.ts');
     // Only the config's servers (and those the reader adds here, in memory): never the stand-alone page's.
     const mcp = createMcpManager();

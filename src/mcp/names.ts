@@ -4,6 +4,7 @@
  * long keeps its head and gets a short hash of the original, so it stays unique and stable.
  */
 import { hashString } from '../core/hash.ts';
+import type { McpPromptInfo } from './catalog.ts';
 
 /** The pattern every tool name sent to the API must match. */
 export const API_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -67,4 +68,9 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
   const at = rest.indexOf(SEPARATOR);
   if (at <= 0) return null;
   return { server: rest.slice(0, at), tool: rest.slice(at + SEPARATOR.length) };
+}
+
+/** The slash command of a prompt: `mcp__<server>__<prompt>`. */
+export function promptCommand(p: Pick<McpPromptInfo, 'server' | 'name'>): string {
+  return `mcp__${p.server}__${normalizeNamePart(p.name)}`;
 }

@@ -8,7 +8,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { MCP_MAX_MENTION_CHARS } from '../core/constants.ts';
 import type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
-import { normalizeNamePart } from './names.ts';
+import { promptCommand } from './names.ts';
 import { type McpResultBlock, mapContentItem, mapResourceContents } from './results.ts';
 
 /** What expansion needs from the manager. */
@@ -32,13 +32,10 @@ export interface ExpandedPrompt {
   expansions: string[];
 }
 
+export { promptCommand } from './names.ts';
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The slash command of a prompt: `mcp__<server>__<prompt>`. */
-export function promptCommand(p: Pick<McpPromptInfo, 'server' | 'name'>): string {
-  return `mcp__${p.server}__${normalizeNamePart(p.name)}`;
-}
 
 /** Words of an argument string; "double" or 'single' quotes keep spaces. */
 export function splitArgs(text: string): string[] {

@@ -4,8 +4,8 @@
  * `.claude/settings.json`.
  */
 import { useEffect, useState } from 'react';
+import { HOOKS_SETTINGS_FILE } from '../agent/habits/hooks-settings.ts';
 import type { SessionHooks } from '../agent/habits/session-hooks.ts';
-import { HOOKS_SETTINGS_FILE } from '../agent/habits/session-hooks.ts';
 import type { HookDefinition } from '../core/hooks/types.ts';
 import './habits.css';
 

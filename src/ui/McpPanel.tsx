@@ -8,7 +8,7 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import type { McpManager } from '../mcp/manager.ts';
-import { promptCommand } from '../mcp/prompts.ts';
+import { promptCommand } from '../mcp/names.ts';
 import type { McpHttpServerConfig, McpServerState } from '../mcp/types.ts';
 import './mcp.css';
 

@@ -5,7 +5,7 @@
  */
 import { type RefObject, useEffect, useState } from 'react';
 import type { AgentSession, AgentSettings } from '../agent/types.ts';
-import { autoCompactRatio } from '../core/compaction/manage.ts';
+import { autoCompactRatio } from '../core/compaction/ratio.ts';
 import type { ContextWindow } from '../core/model/context-window.ts';
 import type { ContextMeterProps } from './ContextMeter.tsx';
 import { downloadText } from './download.ts';

@@ -6,9 +6,9 @@
 import { createHookRunner, hooksFromSettingsText } from '../../core/hooks/index.ts';
 import type { HookDefinition, HookFunction, HookRunner } from '../../core/hooks/types.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
+import { HOOKS_SETTINGS_FILE } from './hooks-settings.ts';
 
-/** Where workspace hooks are configured (Claude Code's project settings file). */
-export const HOOKS_SETTINGS_FILE = '.claude/settings.json';
+export { HOOKS_SETTINGS_FILE } from './hooks-settings.ts';
 
 /** A function hook as an embedding page registers it. */
 export interface HookRegistration {

@@ -4,12 +4,14 @@
  * summarized. Both replace the transcript for good (later requests repeat the same bytes, so the cache
  * builds again from there). Events tell the page what happened. Never throws.
  */
-import { DEFAULT_AUTO_COMPACT_RATIO, MAX_AUTO_COMPACT_RATIO, MIN_AUTO_COMPACT_RATIO } from '../constants.ts';
 import type { CompactionTrigger, QueryEvent } from '../events.ts';
 import type { MessageParam } from '../messages.ts';
 import { clearOldToolResults } from './clear.ts';
 import { type ContextTracker, estimateRequestTokens, tokensOfChars } from './estimate.ts';
+import { autoCompactRatio } from './ratio.ts';
 import { type CompactParams, compactConversation } from './summarize.ts';
+
+export { autoCompactRatio } from './ratio.ts';
 
 /** The session's context-management settings. */
 export interface ContextSettings {
@@ -21,13 +23,6 @@ export interface ContextSettings {
   autoCompact?: boolean;
   /** False: never clear old tool results. Default true. */
   clearToolResults?: boolean;
-}
-
-/** The threshold ratio of a setting, kept within the accepted range. */
-export function autoCompactRatio(settings: Pick<ContextSettings, 'autoCompactRatio'>): number {
-  const r = settings.autoCompactRatio ?? DEFAULT_AUTO_COMPACT_RATIO;
-  if (!Number.isFinite(r)) return DEFAULT_AUTO_COMPACT_RATIO;
-  return Math.min(MAX_AUTO_COMPACT_RATIO, Math.max(MIN_AUTO_COMPACT_RATIO, r));
 }
 
 export interface ManageParams {
