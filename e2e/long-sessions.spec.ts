@@ -119,6 +119,57 @@ test('a long scripted session auto-compacts and goes on with valid requests', as
   await page.screenshot({ path: `${SCREENSHOT_DIR}/long-session-compacted.png` });
 });
 
+test('the context meter warns from 80 % of the window (auto-compaction off: nothing is compacted)', async ({
+  page,
+}) => {
+  // Several long replies rendered one after the other: slow on a busy machine, so a longer budget.
+  test.setTimeout(150_000);
+  await openApp(page);
+  await connect(page, api);
+  await allowEverything(page);
+  await setModel(page);
+  await page.getByTestId('settings-button').click();
+  await page.getByTestId('auto-compact-select').selectOption('off');
+  await page.getByTestId('settings-save').click();
+
+  /** The context the last request measured, as the meter computes it (input, cache, output). */
+  const measured = () => {
+    const u = api.requests.at(-1)?.response?.usage;
+    if (!u) return 0;
+    return (
+      u.input_tokens +
+      (u.cache_read_input_tokens ?? 0) +
+      (u.cache_creation_input_tokens ?? 0) +
+      u.output_tokens
+    );
+  };
+  const meter = page.getByTestId('context-meter');
+  // Each reply (at most a long answer's worth of tokens) brings the conversation nearer 90 % of the window.
+  const MAX_REPLY_TOKENS = 7_000;
+  for (let turn = 0; turn < 8; turn++) {
+    const used = measured();
+    if (used >= 0.8 * WINDOW) break;
+    if (turn > 0) await expect(meter).toHaveAttribute('data-level', 'ok');
+    const tokens = turn === 0 ? 10 : Math.max(10, Math.min(MAX_REPLY_TOKENS, 0.9 * WINDOW - used - 200));
+    api.script([{ content: [{ type: 'text', text: `Reply ${turn}: ${'x'.repeat(tokens * 4)}` }] }]);
+    await sendPrompt(page, `Go on (${turn}).`);
+    await expect(page.getByTestId('assistant-text').last()).toContainText(`Reply ${turn}:`);
+    await waitIdle(page);
+  }
+  const used = measured();
+  expect(used).toBeGreaterThanOrEqual(0.8 * WINDOW);
+  expect(used).toBeLessThan(WINDOW);
+  await expect(meter).toHaveAttribute('data-level', 'warn');
+  await expect(meter).toHaveAttribute('data-percent', String(Math.round((used / WINDOW) * 100)));
+  await meter.click();
+  const panel = page.getByTestId('usage-context');
+  await expect(panel).toHaveAttribute('data-level', 'warn');
+  await expect(page.getByTestId('context-warning')).toContainText('Use /compact before it runs out.');
+  // Auto-compaction is off: every request was a turn, none a summary.
+  expect(api.requests.some(isSummaryRequest)).toBe(false);
+  expect(api.requests.every((r) => r.status === 200)).toBe(true);
+});
+
 test('slash commands run in the page: /model, /context, /compact (empty, then with instructions), a project command, /clear; none reaches the model as text', async ({
   page,
 }) => {
