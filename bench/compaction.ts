@@ -195,12 +195,15 @@ export async function run(_ctx: BenchContext): Promise<string[]> {
       `With context management the session stays under the window (peak ${k(both.peak)} of ${k(WINDOW)}) for all ${both.completed} prompts; without it the API refuses prompt ${none.hitAt ?? '—'}.`,
       `Input tokens per prompt: clear + compact ${k(perPrompt(both))}, compaction only ${k(perPrompt(compactOnly))}, none ${k(perPrompt(none))} (until refused). A clearing or a summary rewrites the prefix once; the cache builds again from there.`,
     );
+    const failures: string[] = [];
     for (const o of [both, compactOnly]) {
       if (o.completed < PROMPTS || o.peak > WINDOW)
-        lines.push(`FAILED: ${o.label} did not finish under the window.`);
+        failures.push(`${o.label} did not finish under the window.`);
     }
     if (none.hitAt === undefined)
-      lines.push('FAILED: the session without context management did not hit the window.');
+      failures.push('the session without context management did not hit the window.');
+    // A broken expectation fails the run (bench/run.ts counts a throw), with the figures that show it.
+    if (failures.length) throw new Error([...failures, '', ...lines].join('\n'));
     return lines;
   } finally {
     await api.close();
