@@ -1,8 +1,16 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type MockApi,
+  type RecordedRequest,
+  startMockApi,
+  type TurnSpec,
+} from '../../../e2e/mock-api/server.ts';
 import { createToolUseContext, type ToolUseContext } from '../../core/context.ts';
 import { createJustBashSandbox } from '../../sandbox/just-bash.ts';
 import { BashTool } from '../bash/bash.ts';
 import { KillShellTool } from '../kill-shell/kill-shell.ts';
+import { getTools } from '../registry.ts';
+import { runLoop, userMessage } from '../testing/loop.ts';
 import { BashOutputTool } from './bash-output.ts';
 
 let ctx: ToolUseContext;
@@ -54,6 +62,85 @@ describe('background Bash, BashOutput and KillShell on just-bash', () => {
     );
     await expect(BashOutputTool.call({ bash_id: 'nope' }, ctx)).rejects.toThrow(/Known IDs:/);
     expect(await BashOutputTool.validateInput?.({ bash_id: id, filter: '(' }, ctx)).toMatch(/Invalid filter/);
+  });
+});
+
+describe("Claude Code's current names: TaskOutput and TaskStop", () => {
+  let api: MockApi;
+  beforeAll(async () => {
+    api = await startMockApi();
+  });
+  afterAll(async () => api.close());
+
+  /** The text of every tool_result of the request's last message, in order. */
+  const results = (r: RecordedRequest): string[] => {
+    const last = r.body.messages.at(-1);
+    return Array.isArray(last?.content)
+      ? last.content.flatMap((b) => (b.type === 'tool_result' ? [String(b.content)] : []))
+      : [];
+  };
+  const idIn = (text: string) => /with ID: (\S+?)\./.exec(text)?.[1] ?? 'missing';
+
+  it('a model (or an old transcript) calling them by those names, with task_id, reaches BashOutput and KillShell', async () => {
+    const use = (name: string, input: unknown): TurnSpec => ({
+      content: [{ type: 'tool_use', name, input }],
+    });
+    let quick = '';
+    let slow = '';
+    api.script([
+      {
+        content: [
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: 'echo started; sleep 0.3; echo ended', run_in_background: true },
+          },
+          { type: 'tool_use', name: 'Bash', input: { command: 'sleep 30', run_in_background: true } },
+        ],
+      },
+      (r) => {
+        [quick, slow] = results(r).map(idIn);
+        // TaskOutput's own input: task_id, and block until it ends.
+        return use('TaskOutput', { task_id: quick, block: true, timeout: 10_000 });
+      },
+      () => use('TaskStop', { task_id: slow }),
+      () => use('TaskOutput', { task_id: 'nope' }),
+      { content: [{ type: 'text', text: 'done' }] },
+    ]);
+    const sandbox = await createJustBashSandbox();
+    const run = await runLoop({
+      baseURL: api.url,
+      sandbox,
+      tools: [BashTool, BashOutputTool, KillShellTool],
+      messages: [userMessage('go')],
+      mode: 'bypassPermissions',
+    });
+    expect(run.outcome.reason).toBe('end_turn');
+    const [, blocked, stopped, unknown] = api.requests.slice(1).map(results);
+    // The blocking read waited for the end: the status and both lines in one answer.
+    expect(blocked[0]).toContain('<status>exited with code 0</status>');
+    expect(blocked[0]).toContain('started\nended');
+    expect(stopped[0]).toMatch(new RegExp(`Background command ${slow} \\(sleep 30\\) stopped`));
+    expect(sandbox.readBackground(slow).status).toBe('killed');
+    expect(unknown[0]).toMatch(/No background command with ID nope/);
+    // The schemas the model reads are still BashOutput's and KillShell's own.
+    expect(Object.keys(BashOutputTool.inputJSONSchema.properties ?? {})).toEqual(['bash_id', 'filter']);
+    expect(Object.keys(KillShellTool.inputJSONSchema.properties ?? {})).toEqual(['shell_id']);
+  });
+
+  it('bad input under the new names is still a clear error; rules naming them apply to the tools', async () => {
+    const parse = (input: unknown) => BashOutputTool.inputSchema.safeParse(input);
+    expect(parse({ task_id: 'a', block: true, timeout: 5 }).success).toBe(true);
+    expect(parse({ task_id: 'a', timeout: -1 }).success).toBe(false);
+    expect(parse({ task_id: 'a', other: 1 }).success).toBe(false);
+    expect(parse({}).success).toBe(false);
+    expect(KillShellTool.inputSchema.safeParse({ task_id: 'a' }).data).toEqual({ shell_id: 'a' });
+    expect(KillShellTool.inputSchema.safeParse({ shell_id: 'b', task_id: 'a' }).success).toBe(false);
+    // A blanket deny rule under Claude Code's name removes the tool from the session.
+    const names = getTools(['TaskStop', 'TaskOutput']).map((t) => t.name);
+    expect(names).not.toContain('KillShell');
+    expect(names).not.toContain('BashOutput');
+    expect(names).toContain('Bash');
   });
 });
 

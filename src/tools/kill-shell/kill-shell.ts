@@ -1,12 +1,26 @@
-/** KillShell: stops a background command started with Bash `run_in_background`. */
+/**
+ * KillShell: stops a background command started with Bash `run_in_background`. Also answers to Claude
+ * Code's current name, TaskStop, and takes that tool's `task_id` for the ID (not advertised: the schema
+ * the model reads stays KillShell's), so transcripts and models that use the new name keep working.
+ */
 import { z } from 'zod';
-import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
+import { buildTool, ToolInputError, textResult, zodToInputJSONSchema } from '../../core/tool.ts';
 import type { BackgroundProcess } from '../../sandbox/sandbox.ts';
 import promptText from './prompt.md?raw';
 
-const inputSchema = z.strictObject({
+const publicSchema = z.strictObject({
   shell_id: z.string().describe('The ID of the background command to stop'),
 });
+
+/** TaskStop's `task_id` (when `shell_id` is absent) read as `shell_id`; anything else is left to the schema. */
+function fromTaskStop(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const { task_id, ...rest } = raw as Record<string, unknown>;
+  if (task_id === undefined) return raw;
+  return 'shell_id' in rest ? raw : { ...rest, shell_id: task_id };
+}
+
+const inputSchema = z.preprocess(fromTaskStop, publicSchema);
 
 export const KillShellTool = buildTool({
   name: 'KillShell',
@@ -14,6 +28,7 @@ export const KillShellTool = buildTool({
   aliases: ['TaskStop'],
   searchHint: 'stop kill background process dev server',
   inputSchema,
+  inputJSONSchema: zodToInputJSONSchema(publicSchema),
   description: () => 'Stop a background Bash command',
   prompt: () => promptText.trim(),
   // Stopping our own background command changes no file: allowed like Claude Code's KillShell.
