@@ -10,12 +10,12 @@ import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { relativeTo } from '../../sandbox/sandbox.ts';
 import { checkWorkspacePath, displayPath, inputErrorOf, resolveExistingPath } from '../shared/paths.ts';
+import { createLineMatcher, GREP_FILE_TIME_BUDGET_MS } from './line-matcher.ts';
 import promptText from './prompt.md?raw';
 import {
   buildFileFilter,
   compilePattern,
   isBinary,
-  matchingLines,
   renderFileContent,
   renderOnlyMatching,
   splitLines,
@@ -122,6 +122,8 @@ export interface GrepOutput {
   appliedLimit?: number;
   /** Set when offset skipped entries. */
   appliedOffset?: number;
+  /** Files not searched to the end: the pattern ran past the time budget on each. */
+  skipped?: string[];
 }
 
 const NUMERIC_FIELDS = ['-A', '-B', '-C', 'context', 'head_limit', 'offset'] as const;
@@ -157,7 +159,10 @@ interface FileHit {
   matched: number[];
 }
 
-async function searchFiles(input: GrepInput, ctx: ToolUseContext): Promise<FileHit[]> {
+async function searchFiles(
+  input: GrepInput,
+  ctx: ToolUseContext,
+): Promise<{ hits: FileHit[]; skipped: string[] }> {
   const { regex, filter } = prepare(input);
   const { abs: target, stat } = await resolveExistingPath(ctx, input.path, 'any');
   const signal = ctx.abortController.signal;
@@ -167,23 +172,47 @@ async function searchFiles(input: GrepInput, ctx: ToolUseContext): Promise<FileH
       : [target];
   const decoder = new TextDecoder();
   const hits: FileHit[] = [];
-  for (const abs of files) {
-    signal.throwIfAborted();
-    let bytes: Uint8Array;
-    try {
-      bytes = await ctx.sandbox.readFileBytes(abs);
-    } catch {
-      continue; // removed or unreadable since listing
+  const skipped: string[] = [];
+  // The regex runs off the page's thread, within a time budget per file (line-matcher.ts).
+  const matcher = createLineMatcher(regex, input.multiline === true);
+  try {
+    for (const abs of files) {
+      signal.throwIfAborted();
+      let bytes: Uint8Array;
+      try {
+        bytes = await ctx.sandbox.readFileBytes(abs);
+      } catch {
+        continue; // removed or unreadable since listing
+      }
+      if (isBinary(bytes)) continue;
+      const text = decoder.decode(bytes);
+      const matched = await matcher.match(text, signal);
+      if (matched === 'timeout') {
+        skipped.push(abs);
+        continue;
+      }
+      if (matched.length === 0) continue;
+      // The whole text is kept only where -o reads matches across lines (big searches stay small).
+      const keep = input['-o'] === true && input.multiline === true;
+      hits.push({ abs, text: keep ? text : '', lines: splitLines(text), matched });
     }
-    if (isBinary(bytes)) continue;
-    const text = decoder.decode(bytes);
-    const lines = splitLines(text);
-    const matched = matchingLines(text, lines, regex, input.multiline === true);
-    // The whole text is kept only where -o reads matches across lines (big searches stay small).
-    const keep = input['-o'] === true && input.multiline === true;
-    if (matched.length > 0) hits.push({ abs, text: keep ? text : '', lines, matched });
+  } finally {
+    matcher.close();
   }
-  return hits;
+  return { hits, skipped };
+}
+
+/** The note on files the pattern ran too long on, or '' when none. */
+function skippedNote(output: GrepOutput): string {
+  const skipped = output.skipped ?? [];
+  if (skipped.length === 0) return '';
+  const shown =
+    skipped.slice(0, 10).join(', ') + (skipped.length > 10 ? `, … (${skipped.length - 10} more)` : '');
+  return (
+    `\n\n[${skipped.length} ${plural(skipped.length, 'file')} not searched: the pattern ran over ` +
+    `${GREP_FILE_TIME_BUDGET_MS / 1000} s on each (nested quantifiers such as (a+)+ backtrack without end). ` +
+    `Simplify the pattern. Skipped: ${shown}]`
+  );
 }
 
 const plural = (n: number, word: string, many = `${word}s`) => (n === 1 ? word : many);
@@ -193,6 +222,25 @@ function limitInfo(output: GrepOutput): string {
   if (output.appliedLimit !== undefined) parts.push(`limit: ${output.appliedLimit}`);
   if (output.appliedOffset !== undefined) parts.push(`offset: ${output.appliedOffset}`);
   return parts.join(', ');
+}
+
+/** The result text of an output, as Claude Code words it. */
+function resultText(output: GrepOutput): string {
+  const info = limitInfo(output);
+  if (output.mode === 'content') {
+    const body = output.content || 'No matches found';
+    return info ? `${body}\n\n[Showing results with pagination = ${info}]` : body;
+  }
+  if (output.mode === 'count') {
+    const matches = output.numMatches ?? 0;
+    const summary =
+      `Found ${matches} total ${plural(matches, 'occurrence')} across ${output.numFiles} ` +
+      `${plural(output.numFiles, 'file')}.${info ? ` with pagination = ${info}` : ''}`;
+    return `${output.content || 'No matches found'}\n\n${summary}`;
+  }
+  if (output.numFiles === 0) return 'No files found';
+  const head = `Found ${output.numFiles} ${plural(output.numFiles, 'file')}${info ? ` ${info}` : ''}`;
+  return `${head}\n${output.filenames.join('\n')}`;
 }
 
 export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
@@ -215,8 +263,9 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
     const mode: GrepMode = input.output_mode ?? 'files_with_matches';
     const limit = input.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
     const offset = input.offset ?? 0;
-    const hits = await searchFiles(input, ctx);
+    const { hits, skipped } = await searchFiles(input, ctx);
     const cwd = ctx.options.cwd;
+    const note = skipped.length > 0 ? { skipped } : {};
 
     if (mode === 'files_with_matches') {
       const dated = await Promise.all(
@@ -231,7 +280,7 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
         limit,
         offset,
       );
-      return { data: { mode, numFiles: shown.length, filenames: shown, ...applied } };
+      return { data: { mode, numFiles: shown.length, filenames: shown, ...applied, ...note } };
     }
 
     const filenames = hits.map((h) => h.abs);
@@ -243,7 +292,7 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
       const { shown, ...applied } = page(entries, limit, offset);
       const numMatches = shown.reduce((sum, e) => sum + e.n, 0);
       const content = shown.map((e) => e.line).join('\n');
-      return { data: { mode, numFiles: shown.length, filenames, content, numMatches, ...applied } };
+      return { data: { mode, numFiles: shown.length, filenames, content, numMatches, ...applied, ...note } };
     }
 
     const around = input.context ?? input['-C'];
@@ -276,26 +325,13 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
         content: shown.join('\n'),
         numLines: shown.length,
         ...applied,
+        ...note,
       },
     };
   },
 
   mapToolResultToToolResultBlockParam(output, toolUseId) {
-    const info = limitInfo(output);
-    if (output.mode === 'content') {
-      const body = output.content || 'No matches found';
-      return textResult(toolUseId, info ? `${body}\n\n[Showing results with pagination = ${info}]` : body);
-    }
-    if (output.mode === 'count') {
-      const matches = output.numMatches ?? 0;
-      const summary =
-        `Found ${matches} total ${plural(matches, 'occurrence')} across ${output.numFiles} ` +
-        `${plural(output.numFiles, 'file')}.${info ? ` with pagination = ${info}` : ''}`;
-      return textResult(toolUseId, `${output.content || 'No matches found'}\n\n${summary}`);
-    }
-    if (output.numFiles === 0) return textResult(toolUseId, 'No files found');
-    const head = `Found ${output.numFiles} ${plural(output.numFiles, 'file')}${info ? ` ${info}` : ''}`;
-    return textResult(toolUseId, `${head}\n${output.filenames.join('\n')}`);
+    return textResult(toolUseId, `${resultText(output)}${skippedNote(output)}`);
   },
 
   /** Its own input decides: the path it searches must be inside the workspace. */
