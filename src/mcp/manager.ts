@@ -173,19 +173,14 @@ export function normalizeConfig(config: McpServerConfig): McpServerConfig {
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Resolves when `signal` aborts or `ms` pass, whichever first (never rejects). */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+/**
+ * True while a server that dropped is being reconnected without the user (a backoff step is pending, or
+ * an automatic attempt is under way). False once it is connected, gave up, failed or needs a sign-in.
+ */
+function recovering(e: Entry): boolean {
+  if (e.reconnectAttempts === 0) return false;
+  if (e.state.status === 'connecting') return true;
+  return e.state.status === 'disconnected' && e.state.reconnectAt !== undefined;
 }
 
 export function createMcpManager(options: McpManagerOptions = {}): McpManager {
@@ -216,6 +211,9 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       // A live connection waiting for a new sign-in (step-up) keeps its tools: calls wait for the sign-in.
       const live = e.state.status === 'connected' || e.state.status === 'needs-auth';
       if (live && e.connection) next.push(...e.connection.adapted.tools);
+      // A server being reconnected after a drop keeps its last tools on offer: a call waits for the
+      // reconnect, and the tools block (and the prompt cache) does not change while it restarts.
+      else if (recovering(e) && e.tools) next.push(...e.tools.adapted.tools);
     }
     next.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const same = next.length === toolList.length && next.every((t, i) => t === toolList[i]);
@@ -306,30 +304,60 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     ...(roots ? { roots } : {}),
   });
 
-  /** Waits until `entry` is connected (or fails): the connection, or an error a model can act on. */
+  /**
+   * Resolves at the next change of server `name` (its state, tools or log), when `ms` pass, or when
+   * `signal` aborts, whichever comes first. Never rejects; leaves no timer or listener behind.
+   */
+  const nextChange = (name: string, ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const listener = (change: McpChange) => {
+        if (change.server === name) done();
+      };
+      function done() {
+        clearTimeout(timer);
+        listeners.delete(listener);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      listeners.add(listener);
+      signal.addEventListener('abort', done, { once: true });
+    });
+
+  /**
+   * Waits until `entry` is connected: the connection, or an error a model can act on. A server being
+   * reconnected is tried at once (once per call, not at the next backoff step), then waited for, step
+   * after step, up to MCP_WAIT_FOR_RECONNECT_MS.
+   */
   const connectionFor = async (entry: Entry, signal: AbortSignal): Promise<McpConnection> => {
     const name = entry.state.name;
-    if (entry.connection && entry.state.status === 'connected') return entry.connection;
-    if (entries.get(name) !== entry || disposed) throw new Error(`The MCP server ${name} is not connected.`);
-    if (entry.state.status === 'needs-auth' && entry.connection) {
-      await waitForSignIn(entry, signal);
-      if (entry.connection) return entry.connection;
-    }
-    if (entry.state.status === 'needs-auth') {
-      throw new Error(
-        `The MCP server ${name} needs the user to sign in (the MCP panel has a "Sign in" button). Ask the user to sign in, then try again.`,
-      );
-    }
-    if (entry.state.status === 'disconnected' && entry.reconnectTimer) {
-      // Reconnect now rather than at the next backoff step: someone needs the server.
-      clearTimeout(entry.reconnectTimer);
-      entry.reconnectTimer = undefined;
-      void connect(entry, true);
-    }
-    const waiting = entry.connecting;
-    if (waiting) {
-      await Promise.race([waiting, sleep(MCP_WAIT_FOR_RECONNECT_MS, signal)]);
+    const deadline = Date.now() + MCP_WAIT_FOR_RECONNECT_MS;
+    let kicked = false;
+    for (;;) {
       if (entry.connection && entry.state.status === 'connected') return entry.connection;
+      if (entries.get(name) !== entry || disposed)
+        throw new Error(`The MCP server ${name} is not connected.`);
+      if (entry.state.status === 'needs-auth' && entry.connection) {
+        await waitForSignIn(entry, signal);
+        if (entry.connection) return entry.connection;
+      }
+      if (entry.state.status === 'needs-auth') {
+        throw new Error(
+          `The MCP server ${name} needs the user to sign in (the MCP panel has a "Sign in" button). Ask the user to sign in, then try again.`,
+        );
+      }
+      if (!kicked && entry.state.status === 'disconnected' && entry.reconnectTimer) {
+        // Reconnect now rather than at the next backoff step: someone needs the server.
+        kicked = true;
+        clearTimeout(entry.reconnectTimer);
+        entry.reconnectTimer = undefined;
+        void connect(entry, true);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || signal.aborted) break;
+      // Every attempt ends in a state change (connected, a new backoff step, failed, removed).
+      if (entry.connecting || recovering(entry)) await nextChange(name, left, signal);
+      else break;
     }
     if (signal.aborted) throw new Error('The call was interrupted.');
     throw new Error(
