@@ -11,17 +11,18 @@
  *
  * The suite needs Node 22's fs.globSync: on Node 20 the CLI is started with the preload shim
  * (node20-shim.mjs). The package is found in node_modules, or in MCP_CONFORMANCE_DIR (its folder).
+ * `npm test` runs it through src/mcp/conformance.test.ts (runConformance below).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { build } from 'vite';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runConformanceScenario } from './client.ts';
 
-const HERE = import.meta.dirname;
+const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../../..');
 const SHIM = join(HERE, 'node20-shim.mjs');
 const BASELINE_FILE = join(HERE, 'expected-failures.yml');
@@ -35,23 +36,35 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** The suite's CLI entry point. */
-function cliPath(): string {
+/** Where the suite is looked for, for messages. */
+export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance';
+
+/**
+ * The suite's CLI entry point: MCP_CONFORMANCE_DIR's, else the package in node_modules; undefined
+ * when neither is there. Never throws.
+ */
+export function conformanceCli(): string | undefined {
   const dir = process.env.MCP_CONFORMANCE_DIR;
-  if (dir) return join(dir, 'dist', 'index.js');
-  const require = createRequire(join(ROOT, 'package.json'));
-  try {
-    return join(
-      dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
-      'dist',
-      'index.js',
-    );
-  } catch {
-    console.error(
-      'The MCP conformance suite is not installed: add the devDependency @modelcontextprotocol/conformance, or set MCP_CONFORMANCE_DIR to its folder.',
-    );
-    process.exit(2);
+  if (dir) {
+    const cli = join(dir, 'dist', 'index.js');
+    return existsSync(cli) ? cli : undefined;
   }
+  try {
+    const require = createRequire(join(ROOT, 'package.json'));
+    return join(dirname(require.resolve(`${CONFORMANCE_PACKAGE}/package.json`)), 'dist', 'index.js');
+  } catch {
+    return undefined;
+  }
+}
+
+function cliPath(): string {
+  const cli = conformanceCli();
+  if (!cli) {
+    throw new Error(
+      `The MCP conformance suite is not installed: add the devDependency ${CONFORMANCE_PACKAGE} (npm install), or set MCP_CONFORMANCE_DIR to its folder.`,
+    );
+  }
+  return cli;
 }
 
 interface Run {
@@ -106,6 +119,13 @@ async function runSuite(
   return { results, out: run.out, ms: run.ms };
 }
 
+/** Every client scenario the installed suite has (`conformance list --client`). */
+async function listedScenarios(): Promise<string[]> {
+  const run = await runCli(['list', '--client']);
+  if (run.code !== 0) throw new Error(`conformance list --client failed:\n${strip(run.out).slice(-2000)}`);
+  return [...strip(run.out).matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+}
+
 /** One scenario alone; passed, with the failed checks' lines. */
 async function runAlone(
   command: string,
@@ -136,10 +156,17 @@ async function startDriver(): Promise<{ socket: string; close(): Promise<void> }
       buf += d.toString();
       const nl = buf.indexOf('\n');
       if (nl < 0) return;
-      const req = JSON.parse(buf.slice(0, nl)) as { scenario: string; url: string; context: string };
+      let req: { scenario: string; url: string; context: Record<string, string> };
+      try {
+        const raw = JSON.parse(buf.slice(0, nl)) as { scenario: string; url: string; context: string };
+        req = { scenario: raw.scenario, url: raw.url, context: JSON.parse(raw.context) };
+      } catch (err) {
+        conn.end(JSON.stringify({ code: 2, output: `driver: a malformed request from the relay (${err})` }));
+        return;
+      }
       const lines: string[] = [];
-      void runConformanceScenario(req.scenario, req.url, JSON.parse(req.context), (l) => lines.push(l)).then(
-        (code) => conn.end(JSON.stringify({ code, output: lines.join('\n') })),
+      void runConformanceScenario(req.scenario, req.url, req.context, (l) => lines.push(l)).then((code) =>
+        conn.end(JSON.stringify({ code, output: lines.join('\n') })),
       );
     });
     conn.on('error', () => {});
@@ -156,6 +183,7 @@ async function startDriver(): Promise<{ socket: string; close(): Promise<void> }
  * in a fraction of the time a TypeScript loader would take.
  */
 async function bundleClients(): Promise<void> {
+  const { build } = await import('vite');
   await build({
     configFile: false,
     publicDir: false,
@@ -178,72 +206,128 @@ async function bundleClients(): Promise<void> {
   });
 }
 
-async function main() {
-  const only = arg('only');
-  const withBaseline = process.argv.includes('--baseline');
+/** One scenario's outcome for one client. */
+export interface ScenarioOutcome {
+  scenario: string;
+  passed: boolean;
+  /** Passed only when run again alone (the parallel run failed it). */
+  passedAlone: boolean;
+  /** Failed checks, when it failed. */
+  checks: string[];
+}
+
+export interface ClientReport {
+  label: 'tabcode' | 'sdk-baseline';
+  outcomes: ScenarioOutcome[];
+  passed: number;
+  /** The parallel suite run (ms). */
+  suiteMs: number;
+}
+
+export interface ConformanceReport {
+  /** Every client scenario the installed suite lists (filtered by `only`). */
+  listed: string[];
+  clients: ClientReport[];
+  /** tabcode's failures not in expected-failures.yml, entries there that pass, listed scenarios that did not run. */
+  unexpected: string[];
+  ms: number;
+}
+
+/**
+ * Runs the suite's client scenarios against tabcode (and the bare-SDK baseline client when asked) and
+ * compares tabcode's outcome with expected-failures.yml. Rejects when the suite is not installed or
+ * reports no scenarios; `log` gets one line per scenario.
+ */
+export async function runConformance(
+  options: { only?: string; baseline?: boolean; log?: (line: string) => void } = {},
+): Promise<ConformanceReport> {
+  const { only, baseline = false, log = () => {} } = options;
   const started = Date.now();
-  if (withBaseline) await bundleClients();
+  const listed = (await listedScenarios()).filter((s) => !only || s.includes(only));
+  if (listed.length === 0) throw new Error('The suite lists no client scenarios.');
+  if (baseline) await bundleClients();
   const driver = await startDriver();
   const expected = expectedFailures(readFileSync(BASELINE_FILE, 'utf8'));
-  const clients: Array<{ label: string; command: string; env: Record<string, string> }> = [
+  const clients: Array<{ label: ClientReport['label']; command: string; env: Record<string, string> }> = [
     {
       label: 'tabcode',
       command: `${process.execPath} ${join(HERE, 'relay.mjs')}`,
       env: { TABCODE_CONFORMANCE_SOCKET: driver.socket },
     },
-    ...(withBaseline
+    ...(baseline
       ? [
           {
-            label: 'sdk-baseline',
+            label: 'sdk-baseline' as const,
             command: `${process.execPath} ${join(OUT_DIR, 'sdk-baseline-client.mjs')}`,
             env: {},
           },
         ]
       : []),
   ];
-  let unexpected: string[] = [];
-  for (const client of clients) {
-    const suite = await runSuite(client.command, client.env);
-    const scenarios = [...suite.results.keys()].filter((s) => !only || s.includes(only));
-    if (scenarios.length === 0) {
-      console.log(strip(suite.out).slice(-3000));
-      throw new Error('The suite reported no client scenarios.');
-    }
-    console.log(
-      `${client.label}: ${scenarios.length} client scenarios in parallel (${(suite.ms / 1000).toFixed(1)} s)`,
-    );
-    let passed = 0;
-    for (const scenario of scenarios) {
-      let ok = suite.results.get(scenario) === true;
-      let note = '';
-      if (!ok) {
-        // Timing checks (sse-retry) suffer when every scenario runs at once: a failure is run again alone.
-        const alone = await runAlone(client.command, client.env, scenario);
-        ok = alone.passed;
-        note = ok
-          ? ' (failed in the parallel run, passed alone)'
-          : `\n      ${alone.checks.join('\n      ')}`;
+  const reports: ClientReport[] = [];
+  const unexpected = new Set<string>();
+  try {
+    for (const client of clients) {
+      const suite = await runSuite(client.command, client.env);
+      if (suite.results.size === 0) {
+        throw new Error(`The suite reported no client scenarios:\n${strip(suite.out).slice(-3000)}`);
       }
-      if (ok) passed++;
-      const listed = expected.has(scenario);
-      const mark = ok ? (listed ? 'STALE' : 'pass') : listed ? 'expected' : 'FAIL';
-      console.log(`  ${mark.padEnd(8)} ${scenario}${note}`);
-      if (client.label === 'tabcode' && ok === listed) unexpected.push(scenario);
+      log(
+        `${client.label}: ${listed.length} client scenarios in parallel (${(suite.ms / 1000).toFixed(1)} s)`,
+      );
+      const outcomes: ScenarioOutcome[] = [];
+      for (const scenario of listed) {
+        const ran = suite.results.has(scenario);
+        let passed = suite.results.get(scenario) === true;
+        let passedAlone = false;
+        let checks: string[] = [];
+        if (!passed) {
+          // Timing checks (sse-retry) suffer when every scenario runs at once: a failure is run again alone.
+          const alone = await runAlone(client.command, client.env, scenario);
+          passed = passedAlone = alone.passed;
+          checks = alone.passed ? [] : alone.checks;
+        }
+        outcomes.push({ scenario, passed, passedAlone, checks });
+        const listedAsExpected = expected.has(scenario);
+        const mark = passed ? (listedAsExpected ? 'STALE' : 'pass') : listedAsExpected ? 'expected' : 'FAIL';
+        const note = !ran
+          ? ' (missing from the parallel run)'
+          : passedAlone
+            ? ' (failed in the parallel run, passed alone)'
+            : '';
+        log(
+          `  ${mark.padEnd(8)} ${scenario}${note}${checks.length ? `\n      ${checks.join('\n      ')}` : ''}`,
+        );
+        if (client.label === 'tabcode' && passed === listedAsExpected) unexpected.add(scenario);
+      }
+      const passedCount = outcomes.filter((o) => o.passed).length;
+      log(`${client.label}: ${passedCount}/${listed.length} scenarios passed`);
+      reports.push({ label: client.label, outcomes, passed: passedCount, suiteMs: suite.ms });
     }
-    console.log(`${client.label}: ${passed}/${scenarios.length} scenarios passed\n`);
+  } finally {
+    await driver.close();
   }
-  await driver.close();
-  unexpected = [...new Set(unexpected)];
-  console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (unexpected.length) {
+  return { listed, clients: reports, unexpected: [...unexpected], ms: Date.now() - started };
+}
+
+async function main() {
+  const report = await runConformance({
+    only: arg('only'),
+    baseline: process.argv.includes('--baseline'),
+    log: (line) => console.log(line),
+  });
+  console.log(`(${(report.ms / 1000).toFixed(1)} s)`);
+  if (report.unexpected.length) {
     console.log(
-      `unexpected results (failures not in ${relative(ROOT, BASELINE_FILE)}, or entries there that now pass): ${unexpected.join(', ')}`,
+      `unexpected results (failures not in ${relative(ROOT, BASELINE_FILE)}, or entries there that now pass): ${report.unexpected.join(', ')}`,
     );
     process.exit(1);
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}
