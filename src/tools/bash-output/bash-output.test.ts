@@ -37,9 +37,11 @@ async function output(id: string, filter?: string) {
 
 describe('background Bash, BashOutput and KillShell on just-bash', () => {
   it('starts a command in the background, returns at once, and BashOutput reads only new output', async () => {
-    const t0 = Date.now();
-    const id = await start('echo first; sleep 0.3; echo second; echo noise');
-    expect(Date.now() - t0).toBeLessThan(250);
+    // The command cannot end before the test writes `go`: still running after start returned, so start
+    // did not wait for it (a state, not a timing).
+    const id = await start('echo first; while [ ! -f go ]; do sleep 0.02; done; echo second; echo noise');
+    expect(ctx.sandbox.readBackground(id).status).toBe('running');
+    await ctx.sandbox.writeFile(`${ctx.sandbox.root}/go`, '');
     expect(BashTool.isConcurrencySafe({ command: 'ls', run_in_background: true })).toBe(false);
     await until(async () => ctx.sandbox.readBackground(id).status !== 'running');
     const first = await output(id, '^(first|second)$');
