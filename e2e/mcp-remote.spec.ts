@@ -262,6 +262,8 @@ test('progress on the card, the server log in the panel, a too-large image downs
 });
 
 test('server-everything restarted mid-session: the next call works without the user', async ({ page }) => {
+  // server-everything boots twice here (a Node process each time, slow on a busy machine).
+  test.slow();
   everything = await startEverythingServer();
   const port = everything.port;
   await openApp(page);
