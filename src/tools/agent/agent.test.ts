@@ -193,7 +193,6 @@ describe('Agent', () => {
       () => ({ content: [{ type: 'text', text: 'a very long answer '.repeat(40) }], chunkDelayMs: 100 }),
     );
     const controller = new AbortController();
-    const started = Date.now();
     const run = await runLoop({
       baseURL: api.url,
       sandbox,
@@ -204,7 +203,6 @@ describe('Agent', () => {
         if (agentId !== 'main' && e.type === 'text-delta') controller.abort();
       },
     });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(run.outcome.reason).toBe('interrupted');
     const result = run.events.find((e) => e.type === 'tool-result' && e.toolUseId === 'toolu_slow');
     expect(result?.type === 'tool-result' && result.status).toBe('interrupted');

@@ -67,9 +67,8 @@ describe('BashTool', () => {
   });
 
   it('stops a command at its timeout and says so', async () => {
-    const started = Date.now();
+    // Not stopped, it would print `done`: that, not a timing, shows the stop.
     const { data, block } = await run('sleep 5; echo done', { timeout: 200 });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(data.timedOut).toBe(true);
     expect(data.stdout).not.toContain('done');
     expect(block.is_error).toBe(true);
@@ -77,10 +76,8 @@ describe('BashTool', () => {
   });
 
   it('stops a command when the abort controller fires', async () => {
-    const started = Date.now();
     setTimeout(() => ctx.abortController.abort(), 100);
     const { data, block } = await run('sleep 5; echo done');
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(data.interrupted).toBe(true);
     expect(data.stdout).not.toContain('done');
     expect(block.is_error).toBe(true);
