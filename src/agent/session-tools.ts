@@ -12,6 +12,7 @@ import type { CanUseToolFn } from '../core/tool-execution.ts';
 import { createMcpSampler, type McpManager } from '../mcp/index.ts';
 import { assembleToolPool, getAllBaseTools, getTools } from '../tools/registry.ts';
 import { createSkillCatalog, type SkillCatalog } from '../tools/skill/skills.ts';
+import { warmToolSearch } from '../tools/tool-search/tool-search.ts';
 import { allowAlwaysStorage } from './permission-store.ts';
 import type { CreateAgentSessionOptions } from './session-options.ts';
 import type { AgentSettings } from './types.ts';
@@ -77,6 +78,8 @@ export async function createSessionTools(
   // A blanket deny rule (any source, read at every request) removes the tool before the model sees it.
   const mcpTools = () =>
     getTools(permissions.blanketDenies(), [...(options.mcpTools ?? []), ...(mcp?.tools() ?? [])]);
-  const currentTools = () => assembleToolPool(getTools(permissions.blanketDenies(), baseTools), mcpTools());
+  // The first pool with a deferred MCP tool starts ToolSearch's semantic stage (in its worker).
+  const currentTools = () =>
+    warmToolSearch(assembleToolPool(getTools(permissions.blanketDenies(), baseTools), mcpTools()));
   return { skillCatalog, permissions, canUseTool, currentTools };
 }

@@ -8,7 +8,7 @@ import { openPersistentSchemaCache } from '../core/api-schema.ts';
 import { createContextTracker } from '../core/compaction/index.ts';
 import { BASH_DEFAULT_TIMEOUT_MS } from '../core/constants.ts';
 import { type AppState, createAppState, createToolUseContext } from '../core/context.ts';
-import { createDeferredToolsState } from '../core/deferred-tools.ts';
+import { createDeferredToolsState, describeToolSearchMode } from '../core/deferred-tools.ts';
 import { ensureToolResultPairing } from '../core/messages.ts';
 import { createDefaultStore } from '../core/storage.ts';
 import { createResultSpiller, createSpillStore } from '../core/tool-results.ts';
@@ -175,6 +175,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     },
     listCommands: () => listSlashCommands(sandbox, mcp),
     contextWindow: (model) => windowOf(model ?? state.settings.model),
+    toolSearchMode: () => describeToolSearchMode(deps.deferredTools),
     setMemory(text) {
       state.embeddedMemory = typeof text === 'string' && text.trim() ? text : null;
     },

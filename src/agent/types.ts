@@ -4,6 +4,7 @@
  */
 
 import type { AppState } from '../core/context.ts';
+import type { ToolSearchModeInfo } from '../core/deferred-tools.ts';
 import type { QueryEvent } from '../core/events.ts';
 import type { MessageParam } from '../core/messages.ts';
 import type { ContextWindow } from '../core/model/context-window.ts';
@@ -130,6 +131,8 @@ export interface AgentSession {
   runShell?(command: string): Promise<ShellRunResult>;
   /** The slash commands of the prompt box: built-ins, project commands, skills, MCP prompts. Never rejects. */
   listCommands?(): Promise<SlashCommandInfo[]>;
+  /** How ToolSearch results reach the model now (native or portable) and why, for the Usage panel. */
+  toolSearchMode?(): ToolSearchModeInfo;
   /** A model's context window (the Models API's figure, else the table). Never rejects. */
   contextWindow?(model?: string): Promise<ContextWindow>;
   /** The session's hooks: listed in the Permissions panel; an embedding page registers functions. */

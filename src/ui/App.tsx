@@ -316,7 +316,12 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
       id: 'usage',
       label: 'Usage',
       render: () => (
-        <UsagePanel requests={view?.usage.requests ?? []} demo={keyless} context={habits.context} />
+        <UsagePanel
+          requests={view?.usage.requests ?? []}
+          demo={keyless}
+          context={habits.context}
+          toolSearch={agent?.toolSearchMode?.()}
+        />
       ),
     },
     { id: 'mcp', label: 'MCP', render: () => <McpPanel manager={agent?.mcp} /> },

@@ -223,5 +223,21 @@ export function UsageMeter({
   );
 }
 
+type UsagePanelProps = Parameters<typeof UsagePanelView>[0];
+
+/**
+ * Props equal for rendering: the same values, with the ToolSearch line compared by its text (the session
+ * describes its mode afresh on every render of the page).
+ */
+function sameProps(a: UsagePanelProps, b: UsagePanelProps): boolean {
+  return (
+    a.requests === b.requests &&
+    a.demo === b.demo &&
+    a.context === b.context &&
+    a.toolSearch?.mode === b.toolSearch?.mode &&
+    a.toolSearch?.why === b.toolSearch?.why
+  );
+}
+
 /** UsagePanel, re-rendered only when its props change. */
-export const UsagePanel = memo(UsagePanelView);
+export const UsagePanel = memo(UsagePanelView, sameProps);

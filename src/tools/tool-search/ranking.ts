@@ -55,7 +55,18 @@ const K1 = 1.2;
  * expansion of similarity 1. (A diversity pass for multi-part queries, favouring tools that cover query
  * words not yet covered, lowered recall on the tuning split at every strength tried and was removed.)
  */
-export const RANKING_WEIGHTS = { nameBoost: 0.3, familyWeight: 0.8, expansionWeight: 0.6 };
+export const RANKING_WEIGHTS = {
+  nameBoost: 0.3,
+  familyWeight: 0.8,
+  expansionWeight: 0.6,
+  /**
+   * An expansion of a query word the catalogue already has counts at this share of a gap word's: the
+   * word's own match stays first, its neighbours ("trending" → popular) add a little.
+   */
+  softShare: 0.5,
+  /** Weight of the tool's server against the tool itself (./server-score.ts). */
+  serverMix: 0.4,
+};
 /** Stem relatives: shortest shared prefix, most extra letters, and their weight against an exact match. */
 export const FAMILY_MIN_PREFIX = 5;
 export const FAMILY_MAX_EXTRA = 3;
@@ -196,9 +207,14 @@ export function queryWords(index: SearchIndex, text: string, expansions?: Expans
         }
       }
     }
-    for (const e of expansions?.get(word) ?? []) {
+    const own = expansions?.get(word);
+    const share =
+      own?.length && [...alternatives.keys()].some((t) => index.postings.has(t))
+        ? RANKING_WEIGHTS.softShare
+        : 1;
+    for (const e of own ?? []) {
       const t = index.vocabulary.get(e.word) ?? termOf(e.word);
-      const w = RANKING_WEIGHTS.expansionWeight * e.similarity;
+      const w = RANKING_WEIGHTS.expansionWeight * e.similarity * share;
       if (t && (alternatives.get(t) ?? 0) < w) alternatives.set(t, w);
     }
     out.set(word, { word, alternatives });
@@ -334,14 +350,29 @@ export function rankTools<D extends SearchDoc>(
 
 /**
  * The query's a–z words the catalogue lacks: no term of theirs (nor a stem relative) is indexed. These
- * are the words the semantic stage expands.
+ * are the words the semantic stage expands at full weight.
  */
 export function gapWords(index: SearchIndex, text: string): string[] {
+  return splitByPresence(index, text).gaps;
+}
+
+/**
+ * The query's a–z words the semantic stage expands: the words the catalogue lacks first, then (when
+ * RANKING_WEIGHTS.softShare > 0) the words it has, whose expansions count at that share.
+ */
+export function expandableWords(index: SearchIndex, text: string): string[] {
+  const { gaps, present } = splitByPresence(index, text);
+  return RANKING_WEIGHTS.softShare > 0 ? [...gaps, ...present] : gaps;
+}
+
+function splitByPresence(index: SearchIndex, text: string): { gaps: string[]; present: string[] } {
   const { optional } = parseKeywordQuery(text);
-  const out: string[] = [];
+  const gaps: string[] = [];
+  const present: string[] = [];
   for (const qw of queryWords(index, optional.join(' '))) {
     if (!isAz(qw.word)) continue;
-    if (![...qw.alternatives.keys()].some((t) => index.postings.has(t))) out.push(qw.word);
+    if ([...qw.alternatives.keys()].some((t) => index.postings.has(t))) present.push(qw.word);
+    else gaps.push(qw.word);
   }
-  return out;
+  return { gaps, present };
 }

@@ -5,14 +5,16 @@
  * - `mcp__<server>` (or `mcp__<server>__<start of a tool name>`) lists that server's deferred tools,
  *   matching the `mcp__<server>__` prefix exactly (so `mcp__git` never lists github's tools); a server
  *   still connecting, or one that does not exist, is said so (never a keyword search instead);
- * - anything else is keywords, ranked by ./ranking.ts (plus the semantic stage's expansions when given).
+ * - anything else is keywords, ranked by ./ranking.ts with server evidence (./server-score.ts), plus the
+ *   semantic stage's expansions when given.
  * The same tool offered by two servers (same tool name and input schema) takes one slot: the best-ranked
  * copy is loaded and a note names the others. Pure; never throws.
  */
 import { isDeferredTool } from '../../core/deferred-tools.ts';
 import { hashString } from '../../core/hash.ts';
 import type { AnyTool } from '../../core/tool.ts';
-import { buildSearchIndex, type Expansions, rankIndex, type SearchDoc, type SearchIndex } from './ranking.ts';
+import { buildSearchIndex, type Expansions, type SearchDoc, type SearchIndex } from './ranking.ts';
+import { rankWithServers } from './server-score.ts';
 
 /** Longest query ranked; a longer one is cut (and the answer says so). */
 export const TOOL_SEARCH_MAX_QUERY_CHARS = 1000;
@@ -196,7 +198,7 @@ export function rankDeferred(
   limit: number,
   expansions?: Expansions,
 ): RankedGroup[] {
-  const ranked = rankIndex(indexFor(deferred), query, { limit: limit * GROUPING_HEADROOM, expansions });
+  const ranked = rankWithServers(indexFor(deferred), query, limit * GROUPING_HEADROOM, expansions);
   const byName = new Map(ranked.map((r) => [r.doc.tool.name, r.doc.tool]));
   const { tools, copies } = groupDuplicates(ranked.map((r) => r.doc.tool));
   return tools.slice(0, limit).map((tool) => ({

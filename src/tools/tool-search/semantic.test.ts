@@ -12,7 +12,7 @@ import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { buildSearchIndex, gapWords } from './ranking.ts';
 import { decodeWordVectors, encodeWordVectors, nearestWords, vocabularyMatrix } from './semantic.ts';
 import { createInProcessSemanticStage, createWorkerSemanticStage } from './semantic-stage.ts';
-import { createToolSearchTool } from './tool-search.ts';
+import { createToolSearchTool, warmToolSearch } from './tool-search.ts';
 
 const TABLE = new URL('./vectors/word-vectors.bin', import.meta.url);
 let loads = 0;
@@ -109,6 +109,36 @@ describe('the stage in ToolSearch', () => {
     await tool.call({ query: 'select:mcp__fs__read_file' }, ctx);
     await tool.call({ query: 'a tune by my favourite singer' }, ctx);
     await tool.call({ query: 'mail my boss' }, ctx);
+    expect(loads).toBe(1);
+  });
+
+  it('starts when a request first carries a deferred MCP tool, before any search; built-ins alone do not', async () => {
+    const stage = createInProcessSemanticStage(loadTable);
+    const tool = createToolSearchTool({ semantic: stage });
+    const builtIn = buildTool({
+      name: 'WebFetch',
+      inputSchema: z.looseObject({}),
+      description: () => 'Fetch a web page',
+      shouldDefer: true,
+      call: async () => ({ data: '' }),
+      mapToolResultToToolResultBlockParam: (_o: string, id) => textResult(id, ''),
+    });
+    const onlyBuiltIns = [tool, builtIn];
+    expect(warmToolSearch(onlyBuiltIns, stage)).toBe(onlyBuiltIns);
+    expect(stage.status()).toEqual({ state: 'idle' });
+    const ready = new Promise<void>((resolve) => {
+      stage.subscribe((s) => {
+        if (s.state === 'ready') resolve();
+      });
+    });
+    warmToolSearch([tool, builtIn, ...CATALOGUE], stage);
+    expect(stage.status()).toEqual({ state: 'loading' });
+    await ready;
+    expect(loads).toBe(1);
+    // The first search finds the stage ready and loads nothing more.
+    ctx = createToolUseContext({ sandbox, options: { tools: [tool, builtIn, ...CATALOGUE] } });
+    const out = await tool.call({ query: 'how are my shares doing' }, ctx);
+    expect(out.data.matches[0]).toBe('mcp__market__stock_quote');
     expect(loads).toBe(1);
   });
 

@@ -20,7 +20,7 @@ export const SEMANTIC_NEIGHBOURS = 5;
 /** Cosine similarity below which a catalogue word is not a neighbour. */
 export const SEMANTIC_MIN_SIMILARITY = 0.55;
 /** Query words expanded per query (a pasted page is expanded by its first words only). */
-export const SEMANTIC_MAX_WORDS = 8;
+export const SEMANTIC_MAX_WORDS = 16;
 
 /** A word-vector table: unit vectors, `dims` int8 components each (scaled by 127), words in one list. */
 export interface WordVectors {

@@ -51,8 +51,15 @@ const LIGHT_RULES: [RegExp, string][] = [
   [/([^su])s$/, '$1'],
 ];
 
+/**
+ * Words ending in s that are not plurals, whose s must stay: "news" cut to "new" collides with "new"
+ * (a query for news found `get_new_releases`).
+ */
+const NOT_PLURAL: ReadonlySet<string> = new Set(['news', 'series', 'species', 'always']);
+
 /** The fallback: plural, -ing, -ed, -ation forms and a final e fold together. */
 export function lightStem(word: string): string {
+  if (NOT_PLURAL.has(word)) return word;
   let w = word;
   for (const [re, to] of LIGHT_RULES) {
     const next = w.replace(re, to);

@@ -20,7 +20,7 @@ import { isDeferredTool, toolReferenceBlock } from '../../core/deferred-tools.ts
 import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
 import { defaultSemanticStage } from './default-semantic.ts';
 import promptText from './prompt.md?raw';
-import { type Expansions, gapWords } from './ranking.ts';
+import { type Expansions, expandableWords } from './ranking.ts';
 import {
   indexFor,
   isKeywordQuery,
@@ -30,7 +30,7 @@ import {
   TOOL_SEARCH_MAX_QUERY_CHARS,
   toolSearchDoc,
 } from './search.ts';
-import type { SemanticStage } from './semantic.ts';
+import { SEMANTIC_MAX_WORDS, type SemanticStage } from './semantic.ts';
 
 export { toolSearchDoc };
 
@@ -87,8 +87,9 @@ export function searchTools(
 }
 
 /**
- * Semantic expansions for a keyword query: only for the query words the catalogue lacks. Never rejects;
- * the second value says how the stage took part (for the UI).
+ * Semantic expansions for a keyword query: the query words the catalogue lacks first, then the ones it
+ * has (their expansions count less, see RANKING_WEIGHTS.softShare). Never rejects; the second value says
+ * how the stage took part (for the UI).
  */
 async function semanticExpansions(
   stage: SemanticStage | undefined,
@@ -97,19 +98,22 @@ async function semanticExpansions(
 ): Promise<{ expansions?: Expansions; semantic: string }> {
   if (!stage) return { semantic: 'off (no semantic stage here)' };
   const index = indexFor(deferred);
-  const gaps = gapWords(index, query.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS));
+  const words = expandableWords(index, query.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS)).slice(
+    0,
+    SEMANTIC_MAX_WORDS,
+  );
   const before = stage.status();
   if (before.state === 'failed')
     return { semantic: `lexical only: the semantic stage failed (${before.reason})` };
-  if (gaps.length === 0) return { semantic: 'not needed (every query word is in the catalogue)' };
+  if (words.length === 0) return { semantic: 'not needed (no English word to expand)' };
   const expansions = await stage.expand(
     catalogueKey(index),
     [...index.vocabulary.keys()],
-    gaps,
+    words,
     SEMANTIC_WAIT_MS,
   );
   const after = stage.status();
-  if (expansions) return { expansions, semantic: `used for: ${gaps.join(', ')}` };
+  if (expansions) return { expansions, semantic: `used for: ${words.join(', ')}` };
   if (after.state === 'failed')
     return { semantic: `lexical only: the semantic stage failed (${after.reason})` };
   return { semantic: 'lexical only: the semantic stage is still loading' };
@@ -124,6 +128,43 @@ function catalogueKey(index: object): string {
     catalogueKeys.set(index, key);
   }
   return key;
+}
+
+/** The catalogue the semantic stage was last asked to prepare (one per pool). */
+let preparedIndex: object | undefined;
+
+/**
+ * Starts the semantic stage ahead of the first search: called with each request's tool pool, it loads
+ * the word-vector table (in the stage's worker) once the pool first holds a deferred MCP tool, and hands
+ * the stage that catalogue's vocabulary so its side is prepared before the model searches. Deferred
+ * built-ins alone (a handful with plain names) do not start it: the table is 2.7 MB that a session
+ * without MCP servers never needs. The index is built after the current task (a timer), so the request
+ * being assembled is not held up. Returns `pool` unchanged; never throws.
+ */
+export function warmToolSearch<T extends readonly AnyTool[]>(
+  pool: T,
+  stage: SemanticStage | undefined = defaultSemanticStage(),
+): T {
+  try {
+    if (!stage || stage.status().state === 'failed' || !pool.some((t) => t.isMcp && isDeferredTool(t))) {
+      return pool;
+    }
+    stage.warm();
+    const deferred = pool.filter(isDeferredTool);
+    setTimeout(() => {
+      try {
+        const index = indexFor(deferred);
+        if (index === preparedIndex) return;
+        preparedIndex = index;
+        void stage.expand(catalogueKey(index), [...index.vocabulary.keys()], [], Number.POSITIVE_INFINITY);
+      } catch {
+        // Preparing ahead is an optimisation: the first search prepares it otherwise.
+      }
+    }, 0);
+  } catch {
+    // Same: never in the way of a request.
+  }
+  return pool;
 }
 
 /** The text the model sees: a summary line when nothing matched, then every note. */
