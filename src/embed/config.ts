@@ -103,6 +103,11 @@ export interface EmbedConfig {
   autorun?: EmbedAutorun;
   /** The first prompt: put in the prompt box, or sent by autorun. */
   prompt?: string;
+  /**
+   * Project memory the host supplies, read into the context at the start of each turn like a CLAUDE.md
+   * (beside the project's own CLAUDE.md, if its files have one).
+   */
+  memory?: string;
   /** Project files nobody may change (gitignore-style patterns, relative to the project). */
   readOnly?: string[];
   /** Shows a button that puts the project and the conversation back as they were, with this label. */
@@ -316,7 +321,74 @@ export interface EmbedHandle {
   readonly sandbox: EmbedSandboxKind;
 }
 
+/** The events a hook may run at (Claude Code's). */
+export type EmbedHookEvent = 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'Stop' | 'SessionStart';
+
+/** What a hook function receives (Claude Code's field names); the event's own fields are set for it. */
+export interface EmbedHookInput {
+  hook_event_name: EmbedHookEvent;
+  session_id: string;
+  transcript_path: string;
+  cwd: string;
+  permission_mode: string;
+  /** PreToolUse, PostToolUse. */
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_use_id?: string;
+  /** PostToolUse. */
+  tool_response?: unknown;
+  /** UserPromptSubmit. */
+  prompt?: string;
+  /** Stop. */
+  stop_hook_active?: boolean;
+  /** SessionStart: 'startup', 'resume', 'clear' or 'compact'. */
+  source?: string;
+}
+
+/** What a hook function may return (nothing: no opinion), as a command hook prints it as JSON. */
+export interface EmbedHookOutput {
+  /** false: stop the turn after this hook (with `stopReason` shown to the user). */
+  continue?: boolean;
+  stopReason?: string;
+  /** Shown to the user. */
+  systemMessage?: string;
+  /** PostToolUse, Stop, UserPromptSubmit: 'block' with a reason. */
+  decision?: 'approve' | 'block';
+  reason?: string;
+  hookSpecificOutput?: {
+    hookEventName?: string;
+    /** PreToolUse: allow (skip the prompt), deny (refuse, the reason goes to the model) or ask (prompt the user). */
+    permissionDecision?: 'allow' | 'deny' | 'ask';
+    permissionDecisionReason?: string;
+    /** PreToolUse: the input the call runs with instead (checked again). */
+    updatedInput?: Record<string, unknown>;
+    /** UserPromptSubmit, SessionStart, PostToolUse: context added for the model. */
+    additionalContext?: string;
+  };
+}
+
+/** A hook the host registers as a function. */
+export interface EmbedHook {
+  event: EmbedHookEvent;
+  /** Tool events: a tool name, names joined by `|`, or a regular expression; empty or `*`: every tool. */
+  matcher?: string;
+  fn: (
+    input: EmbedHookInput,
+    signal: AbortSignal,
+  ) => EmbedHookOutput | undefined | Promise<EmbedHookOutput | undefined>;
+  /** Stops a hook that runs longer (default: the session's hook timeout). */
+  timeoutMs?: number;
+  /** Shown in the Permissions panel (default: the function's name). */
+  label?: string;
+}
+
 export interface MountOptions {
+  /**
+   * Hooks the host registers as functions (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart):
+   * they run in the host's page with the event and decide as Claude Code's hooks do. Listed in the
+   * Permissions panel. (Functions cannot cross into an iframe: only `mount()` takes them.)
+   */
+  hooks?: EmbedHook[];
   /**
    * `height: 'auto'`: called with the wanted height instead of sizing the playground's own element (the
    * iframe page hands it to the host, which sizes the iframe).

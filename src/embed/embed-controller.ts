@@ -10,7 +10,7 @@ import { createMemoryStore } from '../core/storage.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import { loadAgentModule } from '../ui/agent-module.ts';
 import type { CreateSession } from '../ui/use-workbench.ts';
-import type { EmbedConfig, EmbedReplay, EmbedWarning } from './config.ts';
+import type { EmbedConfig, EmbedHook, EmbedReplay, EmbedWarning } from './config.ts';
 import type { EmbedEvent } from './protocol.ts';
 import type { ReplayCheck, ReplayPlayer } from './replay-player.ts';
 import type { ReplayRecorder } from './replay-recorder.ts';
@@ -91,6 +91,8 @@ export interface ControllerOptions {
   warn(warning: EmbedWarning): void;
   fetch?: typeof fetch;
   baseURI?: string;
+  /** Hooks the host registered as functions (MountOptions.hooks), given to every scene's session. */
+  hooks?: readonly EmbedHook[];
 }
 
 /** The player and recorder, loaded with the agent (not with the page). */
@@ -254,6 +256,8 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
       permissions: { rules: { ...cfg.permissions, ...(deny.length ? { deny } : {}) }, storage: null },
       storage: { session: createMemoryStore(), results: createMemoryStore() },
       keyless: Boolean(player) || Boolean(cfg.baseURL),
+      ...(cfg.memory ? { memory: cfg.memory } : {}),
+      ...(options.hooks?.length ? { hooks: [...options.hooks] } : {}),
       ...(player ? { fetch: player.fetch } : recorder ? { fetch: recorder.fetch } : {}),
     });
   };

@@ -34,6 +34,9 @@ export type {
   EmbedConfig,
   EmbedEvent,
   EmbedHandle,
+  EmbedHook,
+  EmbedHookInput,
+  EmbedHookOutput,
   EmbedReplay,
   EmbedWarning,
   MountOptions,
@@ -111,7 +114,11 @@ async function start(
   const root = createEmbedRoot(element, cfg);
   const themeRoot = options.documentTheme ? element.ownerDocument.documentElement : root;
   if (themeRoot !== root && root.dataset.theme) themeRoot.dataset.theme = root.dataset.theme;
-  const controller = createEmbedController({ config: cfg, warn: (w) => report(element, w) });
+  const controller = createEmbedController({
+    config: cfg,
+    warn: (w) => report(element, w),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  });
   registerNotice(controller.notice);
   const listeners = new Set<(event: EmbedEvent) => void>();
   const forward = (event: EmbedEvent) => {

@@ -14,6 +14,7 @@ import {
   isObject,
   type Json,
   kindOf,
+  MAX_EMBED_FILE_CHARS,
   pathProblem,
   urlProblem,
   type Warn,
@@ -43,6 +44,7 @@ const KNOWN_FIELDS = [
   'height',
   'autorun',
   'prompt',
+  'memory',
   'readOnly',
   'resetLabel',
   'dependencies',
@@ -152,6 +154,16 @@ function validate(raw: unknown): ValidatedConfig {
   if (raw.height !== undefined) set('height', checkHeight(raw.height, warn));
   if (raw.autorun !== undefined) set('autorun', checkAutorun(raw.autorun, warn));
   if (raw.prompt !== undefined) set('prompt', checkPrompt(raw.prompt, 'prompt', warn));
+  if (raw.memory !== undefined) {
+    // A long memory is cut (with a note to the model) when a turn reads it; beyond a file's size it is refused.
+    if (typeof raw.memory === 'string' && raw.memory.length <= MAX_EMBED_FILE_CHARS)
+      config.memory = raw.memory;
+    else
+      warn(
+        'memory',
+        `memory must be text of at most ${MAX_EMBED_FILE_CHARS.toLocaleString('en-US')} characters (like a CLAUDE.md).`,
+      );
+  }
   if (raw.readOnly !== undefined) set('readOnly', checkReadOnly(raw.readOnly, warn));
   if (raw.resetLabel !== undefined) {
     const label = raw.resetLabel;
