@@ -11,6 +11,7 @@ import './terminal.css';
 import { useEffect, useRef, useState } from 'react';
 import type { InteractiveShell, Sandbox, SandboxEvent } from '../sandbox/sandbox.ts';
 import { LineEditor } from './line-editor.ts';
+import { dropTerminalQueries } from './terminal-queries.ts';
 
 export interface TerminalProps {
   sandbox: Sandbox | null;
@@ -211,6 +212,8 @@ export function Terminal({ sandbox, autoFocus = false, theme = 'system' }: Termi
       theme: TERMINAL_THEMES[isDark(themeRef.current) ? 'dark' : 'light'],
     });
     termRef.current = term;
+    // Output never types for the user: xterm's replies to queries in it are dropped.
+    dropTerminalQueries(term);
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(el);
