@@ -9,7 +9,6 @@ import type { ToolUseContext } from '../../core/context.ts';
 import type { SessionStartSource } from '../../core/hooks/types.ts';
 import { memoryDelta, memoryReminder } from '../../core/memory.ts';
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '../../core/messages.ts';
-import { expandPrompt } from '../../mcp/index.ts';
 import type { McpManager } from '../../mcp/manager.ts';
 import { promptCommand } from '../../mcp/prompts.ts';
 import { BUILTIN_NAMES, INIT_PROMPT } from '../slash/builtins.ts';

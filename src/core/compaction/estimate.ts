@@ -5,7 +5,7 @@
  * compacted transcript) the whole request body is estimated. Pure functions.
  */
 import { CHARS_PER_TOKEN } from '../constants.ts';
-import type { MessageParam, Usage } from '../messages.ts';
+import type { Usage } from '../messages.ts';
 
 /** Tokens of `chars` characters of request JSON, estimated. */
 export function tokensOfChars(chars: number): number {
