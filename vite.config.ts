@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { featureDefines } from './src/core/features.ts';
 import { pyodideAssets } from './src/runtimes/python/assets-plugin.ts';
 import { fetchProxyPlugin } from './src/tools/web-fetch/fetch-proxy-plugin.ts';
@@ -14,6 +14,94 @@ export const ISOLATION_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
+/**
+ * The app's Content-Security-Policy. Scripts only from our origin (no inline script, no other origin:
+ * markup that gets into the page cannot run), wasm for the sandbox engines, workers from our origin and
+ * blob: (python's start script), no plugins, no <base>.
+ *
+ * connect-src: the API base URL and MCP servers are the user's to choose at run time, after the page and
+ * its policy have loaded, so the policy cannot name them one by one. It allows any https (and wss)
+ * origin, and plain http only to this machine (local proxies, the mock API, `vite dev`): a key is never
+ * sent in clear text across the network. A base URL on plain http to another host is refused by the
+ * browser (the error names the policy).
+ *
+ * 'unsafe-eval' only with python on: Pyodide evaluates its generated glue code, and its worker starts from
+ * a srcdoc frame, which inherits this policy. `dev` allows `vite dev`'s inline React-refresh preamble.
+ * `frameAncestors` is only honoured in a header (a <meta> policy cannot set it).
+ */
+export function contentSecurityPolicy(options: {
+  python: boolean;
+  dev?: boolean;
+  frameAncestors?: string;
+}): string {
+  const local = [
+    'http://localhost:*',
+    'http://127.0.0.1:*',
+    'http://[::1]:*',
+    'ws://localhost:*',
+    'ws://127.0.0.1:*',
+  ];
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'wasm-unsafe-eval'${options.python ? " 'unsafe-eval'" : ''}${options.dev ? " 'unsafe-inline'" : ''}`,
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' https: wss: ${local.join(' ')}`,
+    // WebContainer boots in StackBlitz's frames; previews of its servers are framed from there too.
+    "frame-src 'self' blob: https://stackblitz.com https://*.stackblitz.com https://*.webcontainer-api.io https://*.webcontainer.io",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    ...(options.frameAncestors ? [`frame-ancestors ${options.frameAncestors}`] : []),
+  ].join('; ');
+}
+
+/** Who may frame embed.html (TABCODE_EMBED_FRAME_ANCESTORS, CSP source list); the stand-alone page: nobody. */
+export const DEFAULT_EMBED_FRAME_ANCESTORS = '*';
+
+/**
+ * The policy on every response of the dev and preview servers (frame-ancestors 'none', embed.html: the
+ * configured list), and as a <meta> in the built pages, so a static host without headers still gets
+ * everything but frame-ancestors.
+ */
+function cspPlugin(python: boolean, embedAncestors: string): Plugin {
+  const header =
+    (dev: boolean) => (req: { url?: string }, res: { setHeader(n: string, v: string): void }) => {
+      const embed = /^\/embed\.html(?:[?#]|$)/.test(req.url ?? '');
+      res.setHeader(
+        'Content-Security-Policy',
+        contentSecurityPolicy({ python, dev, frameAncestors: embed ? embedAncestors : "'none'" }),
+      );
+    };
+  return {
+    name: 'tabcode-csp',
+    configureServer(server) {
+      const set = header(true);
+      server.middlewares.use((req, res, next) => {
+        set(req, res);
+        next();
+      });
+    },
+    configurePreviewServer(server) {
+      const set = header(false);
+      server.middlewares.use((req, res, next) => {
+        set(req, res);
+        next();
+      });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (ctx.server) return html;
+        const meta = `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy({ python })}" />`;
+        return html.replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    ${meta}`);
+      },
+    },
+  };
+}
+
 export default defineConfig(({ mode, command }) => {
   const env = { ...process.env, ...loadEnv(mode, process.cwd(), ['ANTHROPIC_', 'TABCODE_']) };
   const apiKey = env.ANTHROPIC_API_KEY;
@@ -23,6 +111,10 @@ export default defineConfig(({ mode, command }) => {
     // WebFetch's proxy at /api/fetch, on the dev server and `vite preview` only (never in a build).
     plugins: [
       react(),
+      cspPlugin(
+        features.__FEATURE_PYTHON__ === 'true',
+        env.TABCODE_EMBED_FRAME_ANCESTORS ?? DEFAULT_EMBED_FRAME_ANCESTORS,
+      ),
       fetchProxyPlugin(),
       ...(features.__FEATURE_PYTHON__ === 'true' ? [pyodideAssets()] : []),
     ],
