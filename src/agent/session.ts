@@ -49,6 +49,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   // Every model request passes here, so the usage meter can split tokens by the body's parts.
   const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const measuringFetch = createMeasuringFetch(baseFetch, emit);
+  // These read `state` (declared below) only when called: by requests and tools, after creation.
   const getSettings = () => state.settings;
   /** The key requests carry: the user's, or the placeholder a proxy replaces. */
   const currentApiKey = () => apiKeyFor(state.settings, options.keyless);
