@@ -29,11 +29,16 @@ const PERMISSIONS = { permissionMode: 'acceptEdits', permissions: { allow: ['Bas
 
 /** Times (host page clock, ms since navigation) the pages record, for the bench to read. */
 const RECORDER = `<script>
-  window.bench = { firstResult: {}, end: {} };
+  window.bench = { ready: {}, sandbox: {}, firstResult: {}, end: {} };
   const note = (id, type) => {
     const t = performance.now();
     if (type === 'tool-result' && window.bench.firstResult[id] === undefined) window.bench.firstResult[id] = t;
     if (type === 'replay-end') window.bench.end[id] = t;
+  };
+  /** mount() resolved (the handle: the agent is up and its sandbox has the files), in which sandbox. */
+  const ready = (id, sandbox) => {
+    window.bench.ready[id] = performance.now();
+    window.bench.sandbox[id] = sandbox;
   };
 </script>`;
 
@@ -49,7 +54,10 @@ function elementPage(count: number): string {
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
 <script type="module" src="/tabcode/tabcode.js"></script>${RECORDER}
-<script>document.addEventListener('tabcode-event', (e) => note(e.target.id, e.detail.type), true);</script>
+<script>
+  document.addEventListener('tabcode-event', (e) => note(e.target.id, e.detail.type), true);
+  document.addEventListener('tabcode-ready', (e) => ready(e.target.id, e.detail.sandbox), true);
+</script>
 </head><body>${elements}</body></html>`;
 }
 
@@ -67,6 +75,7 @@ function iframePage(count: number, app: string): string {
     const frame = byWindow.get(e.source);
     if (!frame) return;
     if (e.data.type === 'tabcode:loaded') post(frame, { type: 'tabcode:config', config: { replay: replays[frame.id], autorun: true, ...${JSON.stringify(PERMISSIONS)} } });
+    if (e.data.type === 'tabcode:ready') ready(frame.id, e.data.sandbox);
     if (e.data.type === 'tabcode:event') note(frame.id, e.data.event.type);
   });
   // The frames load once this page listens (embed.html says tabcode:loaded once, on start).
@@ -80,6 +89,10 @@ interface Load {
   /** The same JS, whether it came from the network or the cache. */
   neededKb: number;
   interactive: number;
+  /** Navigation to the last playground's mount() resolving (its agent up, with the default sandbox). */
+  mounted: number;
+  /** The sandboxes the playgrounds got (`auto`, the default). */
+  sandboxes: string[];
   firstResult: number;
   end: number;
 }
@@ -104,7 +117,14 @@ async function load(
   const host = await page.evaluate(() => ({
     origin: performance.timeOrigin,
     bench: (
-      window as unknown as { bench: { firstResult: Record<string, number>; end: Record<string, number> } }
+      window as unknown as {
+        bench: {
+          ready: Record<string, number>;
+          sandbox: Record<string, string>;
+          firstResult: Record<string, number>;
+          end: Record<string, number>;
+        };
+      }
     ).bench,
   }));
   // Every document's marks and scripts (the page's, each iframe's), on the host page's clock.
@@ -145,6 +165,8 @@ async function load(
     fetchedKb: fetched / 1024,
     neededKb: needed / 1024,
     interactive,
+    mounted: Math.max(...Object.values(host.bench.ready)),
+    sandboxes: Object.values(host.bench.sandbox),
     firstResult: Math.max(...Object.values(host.bench.firstResult)),
     end: Math.max(...Object.values(host.bench.end)),
   };
@@ -174,6 +196,14 @@ async function measure(
     await context.close();
   }
   return { cold, warm };
+}
+
+/** The sandboxes every load got, e.g. "just-bash" (a WebContainer cannot boot in these pages). */
+function sandboxesOf(results: Record<string, { cold: Load[]; warm: Load[] }>): string {
+  const kinds = new Set(
+    Object.values(results).flatMap((r) => [...r.cold, ...r.warm].flatMap((l) => l.sandboxes)),
+  );
+  return [...kinds].join(', ') || 'no sandbox reported';
 }
 
 export async function run(ctx: BenchContext): Promise<string[]> {
@@ -221,12 +251,13 @@ export async function run(ctx: BenchContext): Promise<string[]> {
       for (const count of [1, 2]) {
         const r = await measure(browser, `${site.url}/bench-${way}-${count}.html`, count);
         results[`${way}-${count}`] = r;
-        const m = (list: Load[], k: keyof Load) => median(list.map((x) => x[k]));
+        const m = (list: Load[], k: Exclude<keyof Load, 'sandboxes'>) => median(list.map((x) => x[k]));
         rows.push([
           way === 'element' ? 'package (<tabcode-playground>)' : 'iframe (embed.html)',
           count,
           `${m(r.cold, 'fetchedKb').toFixed(1)} KB`,
           ms(m(r.cold, 'interactive')),
+          ms(m(r.cold, 'mounted')),
           ms(m(r.cold, 'firstResult')),
           ms(m(r.cold, 'end')),
           `${m(r.warm, 'fetchedKb').toFixed(1)} KB`,
@@ -235,7 +266,7 @@ export async function run(ctx: BenchContext): Promise<string[]> {
         ]);
       }
     }
-    const med = (key: string, phase: 'cold' | 'warm', k: keyof Load) =>
+    const med = (key: string, phase: 'cold' | 'warm', k: Exclude<keyof Load, 'sandboxes'>) =>
       median(results[key][phase].map((x) => x[k]));
     lines.push(
       `median of ${RUNS} loads each; JS gzip fetched until every playground is interactive (painted, prompt box usable); times from navigation:`,
@@ -245,6 +276,7 @@ export async function run(ctx: BenchContext): Promise<string[]> {
           'playgrounds',
           'cold JS',
           'cold interactive',
+          'cold mount() resolved',
           'cold 1st tool result',
           'cold replay end',
           'warm JS',
@@ -253,6 +285,8 @@ export async function run(ctx: BenchContext): Promise<string[]> {
         ],
         rows,
       ),
+      `a framed playground (iframe, one): first load ${med('iframe-1', 'cold', 'neededKb').toFixed(1)} KB gzip of JS until interactive; the package's: ${med('element-1', 'cold', 'neededKb').toFixed(1)} KB`,
+      `mount() with the default sandbox (auto) resolved ${ms(med('element-1', 'cold', 'mounted'))} after navigation (cold, one playground), in ${sandboxesOf(results)}; it never waits for a WebContainer`,
       `package vs iframe, one playground: JS until interactive ${ratio(med('element-1', 'cold', 'neededKb'), med('iframe-1', 'cold', 'neededKb'))}, first tool result ${ratio(med('element-1', 'cold', 'firstResult'), med('iframe-1', 'cold', 'firstResult'))} (cold)`,
       `two playgrounds vs one: package JS ${ratio(med('element-2', 'cold', 'neededKb'), med('element-1', 'cold', 'neededKb'))}, iframe JS ${ratio(med('iframe-2', 'cold', 'neededKb'), med('iframe-1', 'cold', 'neededKb'))} (an iframe loads its page's JS per frame; the package once per page)`,
       `budget: host-facing JS until interactive ≤ ${EMBED_FIRST_LOAD_BUDGET_KB} KB gzip`,
