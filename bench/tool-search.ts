@@ -10,9 +10,9 @@ import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { AnyTool } from '../src/core/tool.ts';
-import { gapWords } from '../src/tools/tool-search/ranking.ts';
+import { expandableWords } from '../src/tools/tool-search/ranking.ts';
 import { indexFor, rankDeferred } from '../src/tools/tool-search/search.ts';
-import type { SemanticStage } from '../src/tools/tool-search/semantic.ts';
+import { SEMANTIC_MAX_WORDS, type SemanticStage } from '../src/tools/tool-search/semantic.ts';
 import { createInProcessSemanticStage } from '../src/tools/tool-search/semantic-stage.ts';
 import { type StemFn, setStemmer } from '../src/tools/tool-search/stem.ts';
 import { type CatalogueEntry, loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
@@ -43,7 +43,7 @@ const asSlots =
 
 const ownName = (t: AnyTool) => t.mcpInfo?.toolName ?? t.name;
 
-/** The ToolSearch keyword path: expansions for the words the catalogue lacks, then the grouped ranking. */
+/** The ToolSearch keyword path: the stage's expansions of the query words, then the grouped ranking. */
 async function tabcodeSearch(
   tools: readonly AnyTool[],
   query: string,
@@ -53,8 +53,8 @@ async function tabcodeSearch(
   let expansions: Awaited<ReturnType<SemanticStage['expand']>>;
   if (stage) {
     const index = indexFor(tools);
-    const gaps = gapWords(index, query);
-    if (gaps.length) expansions = await stage.expand('bench', [...index.vocabulary.keys()], gaps, 60_000);
+    const words = expandableWords(index, query).slice(0, SEMANTIC_MAX_WORDS);
+    if (words.length) expansions = await stage.expand('bench', [...index.vocabulary.keys()], words, 60_000);
   }
   return rankDeferred(tools, query, limit, expansions).map((g) => [g.tool, ...g.copies].map(ownName));
 }

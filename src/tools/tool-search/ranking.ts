@@ -47,18 +47,24 @@ const FIELD_B: Record<Field, number> = {
   paramNames: 0.5,
   paramText: 0.75,
 };
-const K1 = 1.2;
 /**
  * The ranking's tunable weights, one object so the benchmark's tuning runs can vary them (tuned on the
  * tuning split only). nameBoost: a query covering the whole tool name multiplies the score by
  * (1 + nameBoost); familyWeight: a stem relative against an exact match; expansionWeight: a semantic
  * expansion of similarity 1. (A diversity pass for multi-part queries, favouring tools that cover query
  * words not yet covered, lowered recall on the tuning split at every strength tried and was removed.)
+ *
+ * Tuning split, recall@5 / MRR@10 (bench/tool-search-tune.ts; variants one at a time from these values):
+ * serverMix 0.4 with softShare 0.5 raised LiveMCPBench steps MRR 0.611 → 0.656, tasks 0.444 → 0.465,
+ * MetaTool recall@5 0.647 → 0.655; expansionWeight 0.6 → 0.5 then MetaTool 0.655 → 0.658 and tasks
+ * recall@5 0.369 → 0.380 (0.4 was worse on all three). No change helped on every source: field weights
+ * (name 1–1.5, description 1.5, parameters halved), nameBoost 0 / 0.15 / 0.2, k1 0.8–2.2, 3 or 4
+ * neighbours, a similarity floor of 0.5 with 8 neighbours.
  */
 export const RANKING_WEIGHTS = {
   nameBoost: 0.3,
   familyWeight: 0.8,
-  expansionWeight: 0.6,
+  expansionWeight: 0.5,
   /**
    * An expansion of a query word the catalogue already has counts at this share of a gap word's: the
    * word's own match stays first, its neighbours ("trending" → popular) add a little.
@@ -66,6 +72,8 @@ export const RANKING_WEIGHTS = {
   softShare: 0.5,
   /** Weight of the tool's server against the tool itself (./server-score.ts). */
   serverMix: 0.4,
+  /** BM25 term-frequency saturation. */
+  k1: 1.2,
 };
 /** Stem relatives: shortest shared prefix, most extra letters, and their weight against an exact match. */
 export const FAMILY_MIN_PREFIX = 5;
@@ -284,6 +292,7 @@ export function rankIndex<D extends SearchDoc>(
     }
     return v;
   };
+  const k1 = RANKING_WEIGHTS.k1;
   const score = new Float64Array(n);
   const best = new Float64Array(n);
   const touched: number[] = [];
@@ -300,7 +309,7 @@ export function rankIndex<D extends SearchDoc>(
       for (let k = 0; k < p.docs.length; k++) {
         const i = p.docs[k];
         if (allowed && !allowed[i]) continue;
-        const s = (w * (p.tfw[k] * (K1 + 1))) / (p.tfw[k] + K1);
+        const s = (w * (p.tfw[k] * (k1 + 1))) / (p.tfw[k] + k1);
         if (best[i] === 0) hit.push(i);
         if (s > best[i]) best[i] = s;
       }
