@@ -62,7 +62,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const sessionStore = options.storage?.session ?? createDefaultStore('session');
   const schemaCache = await openPersistentSchemaCache(sessionStore, sessionId);
   const date = await sessionDate(sessionStore, sessionId, options.now?.() ?? new Date());
-  const resultStore = createSpillStore({ kv: options.storage?.results ?? createDefaultStore('results') });
+  const resultStore = createSpillStore({
+    kv: options.storage?.results ?? createDefaultStore('results'),
+    sessionId,
+  });
   void resultStore.evict().catch(() => {});
   // Long sessions: the context measured from real usage, the window per model, compaction, hooks, memory.
   const windowOf = createWindowLookup(getSettings, options.keyless, options.fetch);

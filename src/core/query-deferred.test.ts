@@ -26,7 +26,7 @@ import { createAnthropicClient } from './model/anthropic.ts';
 import { type QueryOutcome, type QueryParams, query } from './query.ts';
 import { createIdbStore } from './storage.ts';
 import { type AnyTool, buildTool, textResult } from './tool.ts';
-import { createResultSpiller, createSpillStore, spilledResultPath } from './tool-results.ts';
+import { createResultSpiller, createSpillStore, spilledPathIn } from './tool-results.ts';
 
 function mcpTool(server: string, name: string, output: (input: Record<string, unknown>) => string): AnyTool {
   return buildTool({
@@ -197,8 +197,9 @@ describe('deferred MCP tools in the loop', () => {
       call('ToolSearch', { query: 'select:mcp__db__dump' }),
       call('mcp__db__dump', {}, 'toolu_dump'),
       (req) => {
-        expect(JSON.stringify(req.body.messages.at(-1))).toContain('<persisted-output>');
-        return call('Read', { file_path: spilledResultPath('toolu_dump'), offset: 3999, limit: 5 });
+        const last = JSON.stringify(req.body.messages.at(-1));
+        expect(last).toContain('<persisted-output>');
+        return call('Read', { file_path: spilledPathIn(last), offset: 3999, limit: 5 });
       },
       say('Read the tail.'),
     ]);

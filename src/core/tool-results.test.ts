@@ -14,7 +14,9 @@ import {
   parseSpilledResultPath,
   persistedOutputText,
   previewOf,
+  removeSessionSpills,
   type SpillStore,
+  spilledPathIn,
   spilledResultPath,
 } from './tool-results.ts';
 
@@ -81,8 +83,11 @@ describe('spilling per tool and per message', () => {
     const bash = tool('Bash', 30_000);
     const spilled = await spiller.processResult(result('toolu_1', big, true), bash, ctx);
     expect(text(spilled)).toContain('<persisted-output>');
+    const id = parseSpilledResultPath(spilledPathIn(text(spilled)) ?? '') ?? '';
+    expect(id).toMatch(/^spill_[A-Za-z0-9]{20}$/);
     expect(spilled.is_error).toBe(true);
-    expect(await store.get('toolu_1')).toBe(big);
+    expect(await store.get(id)).toBe(big);
+    expect(await store.get('toolu_1')).toBeUndefined();
     expect(await spiller.processResult(result('toolu_2', big), tool('Plain'), ctx)).toEqual(
       result('toolu_2', big),
     );
@@ -157,8 +162,8 @@ describe('reading spilled results with Read', () => {
 
   it('pages through a spilled result with offset and limit, and records no file read', async () => {
     const spiller = createResultSpiller({ store });
-    await spiller.processResult(result('toolu_big', lines(3000)), tool('X', 1000), ctx);
-    const page = await read({ file_path: spilledResultPath('toolu_big'), offset: 1500, limit: 2 });
+    const spilled = await spiller.processResult(result('toolu_big', lines(3000)), tool('X', 1000), ctx);
+    const page = await read({ file_path: spilledPathIn(text(spilled)), offset: 1500, limit: 2 });
     expect(page).toBe(
       `  1500\tline 1500 ${'x'.repeat(50)}\n  1501\tline 1501 ${'x'.repeat(50)}\n\n... (file has 3000 lines; showing lines 1500-1501; use offset/limit to read more)`,
     );
@@ -183,5 +188,41 @@ describe('reading spilled results with Read', () => {
     expect(await small.evict()).toBe(2);
     expect((await small.lookup('new')).kind).toBe('evicted');
     expect((await small.lookup('never')).kind).toBe('missing');
+  });
+});
+
+describe('spills per session', () => {
+  it('a session reads only its own spills; ids are ours, so a repeated tool_use id overwrites nothing', async () => {
+    const kv = createMemoryStore();
+    const mine = createSpillStore({ kv, sessionId: 'session-a' });
+    const theirs = createSpillStore({ kv, sessionId: 'session-b' });
+    const spillA = createResultSpiller({ store: mine });
+    const spillB = createResultSpiller({ store: theirs });
+    const ctxB = createToolUseContext({ sandbox, resultStore: theirs });
+    const a = await spillA.processResult(result('toolu_same', `A ${lines(2000)}`), tool('X', 1000), ctx);
+    const b = await spillB.processResult(result('toolu_same', `B ${lines(2000)}`), tool('X', 1000), ctxB);
+    const idA = parseSpilledResultPath(spilledPathIn(text(a)) ?? '') ?? '';
+    const idB = parseSpilledResultPath(spilledPathIn(text(b)) ?? '') ?? '';
+    expect(idA).not.toBe(idB);
+    expect((await mine.get(idA))?.startsWith('A ')).toBe(true);
+    expect((await theirs.get(idB))?.startsWith('B ')).toBe(true);
+    // Another session's id, read through this session's store: not there.
+    expect(await mine.get(idB)).toBeUndefined();
+    expect((await mine.lookup(idB)).kind).toBe('missing');
+  });
+
+  it('removeSessionSpills drops a session’s spills and eviction notes, and leaves the others', async () => {
+    const kv = createMemoryStore();
+    const mine = createSpillStore({ kv, sessionId: 'gone/with:odd chars', maxTotalChars: 15_000 });
+    const theirs = createSpillStore({ kv, sessionId: 'kept' });
+    await mine.put('spill_1', 'x'.repeat(10_000));
+    await mine.put('spill_2', 'y'.repeat(10_000)); // evicts spill_1: a tombstone
+    await theirs.put('spill_3', 'z');
+    expect((await mine.lookup('spill_1')).kind).toBe('evicted');
+    expect(await removeSessionSpills(kv, 'gone/with:odd chars')).toBe(1);
+    expect((await mine.lookup('spill_1')).kind).toBe('missing');
+    expect((await mine.lookup('spill_2')).kind).toBe('missing');
+    expect(await theirs.get('spill_3')).toBe('z');
+    expect(await kv.keys()).toHaveLength(2);
   });
 });

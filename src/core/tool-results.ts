@@ -9,8 +9,11 @@
  * Every decision is recorded in the ContentReplacementState and never changes: the bytes the model saw
  * are part of the cached prefix.
  *
- * The store keeps results by tool_use_id, evicts them by age and total size, and remembers what it
- * evicted so that reading one says so.
+ * Each spill gets an id of ours (SPILL_ID_PREFIX + random characters), never the endpoint's
+ * tool_use_id, so a hostile or repeated tool_use id cannot overwrite another spill. The store is scoped
+ * to one session: its keys carry the session id, a session reads only its own spills, and
+ * removeSessionSpills() drops them with the session. It evicts by age and total size (over all
+ * sessions), and remembers what it evicted so that reading one says so.
  */
 import {
   DEFAULT_MAX_RESULT_SIZE_CHARS,
@@ -35,9 +38,26 @@ export function spilledResultPath(toolUseId: string): string {
   return `${SPILLED_RESULTS_DIR}/${toolUseId}.txt`;
 }
 
-/** The tool_use_id of a spilled-result path, or undefined when `path` is not one. */
+/** The spill id of a spilled-result path, or undefined when `path` is not one. */
 export function parseSpilledResultPath(path: string): string | undefined {
   return PATH_RE.exec(path.trim())?.[1];
+}
+
+/** The first spilled-result path named in `text` (a `<persisted-output>` block), if any. */
+export function spilledPathIn(text: string): string | undefined {
+  return /\/\.tabcode\/results\/[A-Za-z0-9_-]{1,128}\.txt/.exec(text)?.[0];
+}
+
+/** How our spill ids start; the rest is random (never an id the endpoint chose). */
+export const SPILL_ID_PREFIX = 'spill_';
+
+/** A new spill id: SPILL_ID_PREFIX and 20 random letters and digits. */
+export function newSpillId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  const bytes = crypto.getRandomValues(new Uint8Array(20));
+  let id = SPILL_ID_PREFIX;
+  for (const b of bytes) id += alphabet[b % alphabet.length];
+  return id;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -67,6 +87,8 @@ interface Tombstone {
 
 export interface SpillStoreOptions {
   kv: KeyValueStore;
+  /** The session the store belongs to: it reads and writes only that session's spills. */
+  sessionId?: string;
   clock?: () => number;
   maxAgeMs?: number;
   maxTotalChars?: number;
@@ -76,9 +98,23 @@ const TEXT = 'result:';
 const META = 'result-meta:';
 const GONE = 'result-evicted:';
 
+/** The key part of a session's spills (`''` for a store of no session). */
+function scopeOf(sessionId: string | undefined): string {
+  return sessionId ? `${encodeURIComponent(sessionId)}/` : '';
+}
+
+/** Deletes every spill (texts, sizes, eviction notes) of `sessionId` from `kv`. Rejects only when `kv` does. */
+export async function removeSessionSpills(kv: KeyValueStore, sessionId: string): Promise<number> {
+  const scope = scopeOf(sessionId);
+  const keys = (await Promise.all([TEXT, META, GONE].map((p) => kv.keys(`${p}${scope}`)))).flat();
+  if (keys.length > 0) await kv.delete(keys);
+  return keys.filter((k) => k.startsWith(TEXT)).length;
+}
+
 /** A SpillStore over `kv`. Its methods reject only when `kv` does. */
 export function createSpillStore(options: SpillStoreOptions): SpillStore {
   const { kv } = options;
+  const scope = scopeOf(options.sessionId);
   const clock = options.clock ?? Date.now;
   const maxAge = options.maxAgeMs ?? RESULT_STORE_MAX_AGE_MS;
   const maxTotal = options.maxTotalChars ?? RESULT_STORE_MAX_TOTAL_CHARS;
@@ -113,14 +149,20 @@ export function createSpillStore(options: SpillStoreOptions): SpillStore {
 
   return {
     async put(id, text) {
-      await kv.set(`${TEXT}${id}`, text);
-      await kv.set(`${META}${id}`, { size: text.length, createdAt: clock() } satisfies SpillMeta);
-      await kv.delete([`${GONE}${id}`]);
+      const key = `${scope}${id}`;
+      await kv.set(`${TEXT}${key}`, text);
+      await kv.set(`${META}${key}`, { size: text.length, createdAt: clock() } satisfies SpillMeta);
+      await kv.delete([`${GONE}${key}`]);
       await evict();
     },
-    get: (id) => kv.get<string>(`${TEXT}${id}`),
+    get: (id) => kv.get<string>(`${TEXT}${scope}${id}`),
     async lookup(id) {
-      const [text, meta, gone] = await kv.getMany<unknown>([`${TEXT}${id}`, `${META}${id}`, `${GONE}${id}`]);
+      const key = `${scope}${id}`;
+      const [text, meta, gone] = await kv.getMany<unknown>([
+        `${TEXT}${key}`,
+        `${META}${key}`,
+        `${GONE}${key}`,
+      ]);
       if (typeof text === 'string') return { kind: 'found', text, createdAt: (meta as SpillMeta)?.createdAt };
       if (gone) return { kind: 'evicted', ...(gone as Tombstone) };
       return { kind: 'missing' };
@@ -227,7 +269,8 @@ export function createResultSpiller(options: ResultSpillerOptions): ResultSpille
 
   /** Spills `block` and records the decision; when storage fails, the text is cut instead. */
   const spill = async (block: ToolResultBlockParam, ctx: ToolUseContext): Promise<ToolResultBlockParam> => {
-    const id = block.tool_use_id;
+    // Stored under an id of ours; the decision stays keyed by the block's tool_use_id.
+    const id = newSpillId();
     const text = resultText(block);
     let replacement: string;
     try {
@@ -237,7 +280,7 @@ export function createResultSpiller(options: ResultSpillerOptions): ResultSpille
       const kept = previewOf(text, PERSISTED_OUTPUT_PREVIEW_CHARS * 5);
       replacement = `${kept}\n\n[Output cut from ${fmt(text.length)} to ${fmt(kept.length)} characters: storage is unavailable (${String(err)}).]`;
     }
-    ctx.contentReplacementState.decisions.set(id, replacement);
+    ctx.contentReplacementState.decisions.set(block.tool_use_id, replacement);
     return withText(block, replacement);
   };
 

@@ -28,6 +28,20 @@ import { initialTranscript, reduceTranscript, type TranscriptState } from './tra
  * caches (schemas, the pinned date) by it, so a reload of that session sends byte-identical tools and
  * system and the prompt cache hits.
  */
+
+/** Deletes a session's spilled tool results from IndexedDB. Never rejects (a failure leaves them to eviction). */
+async function removeSpillsOf(sessionId: string): Promise<void> {
+  try {
+    const [{ removeSessionSpills }, { createDefaultStore }] = await Promise.all([
+      import('../core/tool-results.ts'),
+      import('../core/storage.ts'),
+    ]);
+    await removeSessionSpills(createDefaultStore('results'), sessionId);
+  } catch {
+    // Eviction by age removes them later.
+  }
+}
+
 export type CreateSession = (options: {
   settings: AgentSettings;
   sessionId?: string;
@@ -320,6 +334,8 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         current.lock.release();
       }
       await stores.sessions.remove(id);
+      // Its spilled tool results go with it (loaded lazily: the spill code is the agent's, not the page's).
+      void removeSpillsOf(id);
       const list = await stores.sessions.list();
       setSessions(list);
       if (current?.model.id === id) {
