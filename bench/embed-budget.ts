@@ -47,6 +47,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export interface FirstLoad {
   files: string[];
+  /** Gzip bytes of each file, largest first. */
+  sizes: { file: string; gzipBytes: number }[];
   rawBytes: number;
   gzipBytes: number;
 }
@@ -57,17 +59,21 @@ export function staticGraph(dir: string, entry = 'tabcode.js'): FirstLoad {
   const queue = [entry];
   let raw = 0;
   let gz = 0;
+  const sizes: { file: string; gzipBytes: number }[] = [];
   while (queue.length) {
     const file = queue.shift() as string;
     if (seen.has(file)) continue;
     seen.add(file);
     const code = readFileSync(join(dir, file));
+    const zipped = gzipSync(code, { level: 9 }).length;
     raw += code.length;
-    gz += gzipSync(code, { level: 9 }).length;
+    gz += zipped;
+    sizes.push({ file, gzipBytes: zipped });
     for (const m of code.toString('utf8').matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+\.js)["']/g))
       queue.push(relative(dir, resolve(dir, dirname(file), m[1])));
   }
-  return { files: [...seen], rawBytes: raw, gzipBytes: gz };
+  sizes.sort((a, b) => b.gzipBytes - a.gzipBytes);
+  return { files: [...seen], sizes, rawBytes: raw, gzipBytes: gz };
 }
 
 /** A selector list split at its top-level commas (not those inside `:is(…)`, `:not(…)`). */
@@ -112,7 +118,7 @@ export function checkLibrary(root: string, dir: string, options: { pack?: boolea
     return {
       lines,
       failures: [`${dir}/tabcode.js is missing: run npm run build:lib first.`],
-      firstLoad: { files: [], rawBytes: 0, gzipBytes: 0 },
+      firstLoad: { files: [], sizes: [], rawBytes: 0, gzipBytes: 0 },
     };
   }
   const firstLoad = staticGraph(dir);
@@ -122,7 +128,12 @@ export function checkLibrary(root: string, dir: string, options: { pack?: boolea
   );
   if (firstLoad.gzipBytes > budget)
     failures.push(
-      `host-facing JS until interactive is ${kb(firstLoad.gzipBytes)} gzip, over the ${EMBED_FIRST_LOAD_BUDGET_KB} KB budget`,
+      `host-facing JS until interactive is ${kb(firstLoad.gzipBytes)} gzip, over the ${EMBED_FIRST_LOAD_BUDGET_KB} KB budget; ` +
+        `the largest files: ${firstLoad.sizes
+          .slice(0, 5)
+          .map((f) => `${f.file} ${kb(f.gzipBytes)}`)
+          .join(', ')} (a module the page imports statically brings what it imports: ` +
+        'import a small module, or load the heavy one with import() on first use)',
     );
   const css = readFileSync(join(dir, 'tabcode.css'));
   lines.push(`stylesheet tabcode.css: ${kb(gzipSync(css).length)} gzip`);
@@ -182,8 +193,39 @@ export function checkLibrary(root: string, dir: string, options: { pack?: boolea
     );
     if (missing.length) failures.push(`npm pack does not list: ${missing.join(', ')}`);
     if (strays.length) failures.push(`npm pack lists sources: ${strays.slice(0, 5).join(', ')}`);
+    // Every file package.json points a consumer at is in the package.
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const targets = manifestTargets(manifest);
+    const unpacked = targets.filter((t) => !paths.has(t));
+    if (unpacked.length)
+      failures.push(`package.json points at files npm pack leaves out: ${unpacked.join(', ')}`);
+    else
+      lines.push(
+        `package.json: its ${targets.length} entry points (main, types, exports) are all in the package`,
+      );
+    if (manifest.private === true) failures.push('package.json is "private": npm refuses to publish it');
+    // The package holds the whole build (a chunk or worker left out breaks a lazy import at run time).
+    const outside = relative(root, dir);
+    if (!outside.startsWith('..')) {
+      const left = allFiles(dir)
+        .map((f) => relative(root, f))
+        .filter((f) => !paths.has(f));
+      if (left.length)
+        failures.push(`npm pack leaves out files of the build: ${left.slice(0, 5).join(', ')}`);
+    }
   }
   return { lines, failures, firstLoad };
+}
+
+/** The package-relative files `main`, `module`, `types` and `exports` (every condition) point at. */
+export function manifestTargets(manifest: Record<string, unknown>): string[] {
+  const out = new Set<string>();
+  const add = (v: unknown) => {
+    if (typeof v === 'string') out.add(v.replace(/^\.\//, ''));
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) add(x);
+  };
+  for (const key of ['main', 'module', 'types', 'exports']) add(manifest[key]);
+  return [...out].sort();
 }
 
 /** Type-checks a small consumer against the shipped declarations (tsc, no emit). */

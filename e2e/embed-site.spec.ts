@@ -137,6 +137,8 @@ test('iframe.html: the isolated iframe plays the replay to its end, sized by aut
   context,
   baseURL,
 }) => {
+  // The replay plays at its recorded pace; a loaded machine needs more than the default minute.
+  test.setTimeout(120_000);
   const refused = await loopbackOnly(context);
   const errors = pageErrors(page);
   await page.goto(`${site.url}/iframe.html?tabcode=${encodeURIComponent(`${baseURL}/embed.html`)}`);
@@ -187,6 +189,7 @@ test('react.html: the React component in a React page plays its replay to the en
   page,
   context,
 }) => {
+  test.setTimeout(120_000);
   const refused = await loopbackOnly(context);
   const errors = pageErrors(page);
   await page.goto(`${site.url}/react.html`);
