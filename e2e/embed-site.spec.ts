@@ -9,6 +9,7 @@
  * - react.html: the React component in a React page;
  * - lesson.html: steps with Previous / Next and "Show solution".
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are JavaScript source with template literals of its own
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { loopbackOnly, type SiteServer, serveSite } from './embed-site.ts';

@@ -6,6 +6,7 @@
  * model's blocks, every tool result), so the site never ships a demo its tools would contradict.
  * `UPDATE_REPLAYS=1 npx vitest run src/embed/example-replays.test.ts` writes them.
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are JavaScript source with template literals of its own
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockApi, startMockApi } from '../../e2e/mock-api/server.ts';

@@ -20,7 +20,6 @@ export function Tabcode(props: Api.TabcodeProps): ReactElement {
   // Props that are the config: the playground mounts again when they change (by value).
   const key = JSON.stringify(config);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: remount when the config changes by value
   useEffect(() => {
     const container = outer.current;
     if (!container) return;
