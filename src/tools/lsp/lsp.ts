@@ -25,6 +25,12 @@ import promptText from './prompt.md?raw';
 export const LSP_TIMEOUT_MS = 60_000;
 /** How long an edit waits for its file's diagnostics before it returns without them. */
 export const LSP_EDIT_DIAGNOSTICS_WAIT_MS = 20_000;
+/**
+ * The wait of an edit before the sandbox's language service has answered once: that first request loads
+ * TypeScript in the worker (about 30 s in Chromium on a busy 2-core machine), so the shorter wait would
+ * drop the first edit's diagnostics every time.
+ */
+export const LSP_FIRST_DIAGNOSTICS_WAIT_MS = LSP_TIMEOUT_MS;
 
 const OPERATIONS = ['goToDefinition', 'findReferences', 'hover', 'documentSymbol', 'diagnostics'] as const;
 
@@ -48,6 +54,8 @@ export type LspConnector = (sandbox: Sandbox) => LspConnection;
 
 const mirrors = new WeakMap<Sandbox, WorkspaceMirror>();
 const connections = new WeakMap<Sandbox, LspConnection>();
+/** Sandboxes whose language service has answered at least once (TypeScript is loaded). */
+const answered = new WeakSet<Sandbox>();
 let connector: LspConnector = () => createWorkerConnection();
 
 /** Replaces how language services are reached (tests). */
@@ -96,7 +104,9 @@ export async function runLsp(
   const signal = ctx.abortController.signal;
   const work = (async () => {
     await mirror.refresh(signal);
-    return connection.run({ operation, filePath, line, character });
+    const result = await connection.run({ operation, filePath, line, character });
+    answered.add(ctx.sandbox);
+    return result;
   })();
   work.catch(() => {});
   return limited(work, timeoutMs, signal, 'The language service');
@@ -154,7 +164,8 @@ interface WithDiagnostics {
 /**
  * `tool` whose successful calls on a TypeScript or JavaScript file also report the file's diagnostics
  * (appended to what the model reads, as `<new-diagnostics>`). Diagnostics that do not arrive within
- * LSP_EDIT_DIAGNOSTICS_WAIT_MS are left out; the edit itself never fails because of them.
+ * LSP_EDIT_DIAGNOSTICS_WAIT_MS (LSP_FIRST_DIAGNOSTICS_WAIT_MS while TypeScript is still loading) are left
+ * out; the edit itself never fails because of them.
  */
 export function withDiagnostics(tool: AnyTool): AnyTool {
   return {
@@ -167,7 +178,10 @@ export function withDiagnostics(tool: AnyTool): AnyTool {
       let diagnostics: string | undefined;
       if (resolved.ok) {
         try {
-          diagnostics = await runLsp(ctx, 'diagnostics', resolved.path, 1, 1, LSP_EDIT_DIAGNOSTICS_WAIT_MS);
+          const wait = answered.has(ctx.sandbox)
+            ? LSP_EDIT_DIAGNOSTICS_WAIT_MS
+            : LSP_FIRST_DIAGNOSTICS_WAIT_MS;
+          diagnostics = await runLsp(ctx, 'diagnostics', resolved.path, 1, 1, wait);
         } catch (err) {
           if (ctx.abortController.signal.aborted) throw err;
           diagnostics = undefined;
