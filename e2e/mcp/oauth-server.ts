@@ -30,6 +30,8 @@ export interface OAuthServerOptions {
   /** 'auto' (default): /authorize redirects at once. 'page': it shows an Approve button (browser tests). */
   consent?: 'auto' | 'page';
   hostile?: HostileMode;
+  /** A confidential client for the client_credentials grant (client_secret_basic or _post). */
+  serviceClient?: { id: string; secret: string };
 }
 
 export interface OAuthServer {
@@ -114,9 +116,16 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
         token_endpoint: `${issuer}/token`,
         registration_endpoint: `${issuer}/register`,
         response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'refresh_token'],
+        grant_types_supported: [
+          'authorization_code',
+          'refresh_token',
+          ...(options.serviceClient ? ['client_credentials'] : []),
+        ],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
+        token_endpoint_auth_methods_supported: [
+          'none',
+          ...(options.serviceClient ? ['client_secret_basic', 'client_secret_post'] : []),
+        ],
         ...(options.scopes ? { scopes_supported: options.scopes } : {}),
       });
     }
@@ -197,6 +206,16 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
         refreshTokens.delete(form.get('refresh_token') ?? '');
         refreshes++;
         return json(res, 200, issue(entry.clientId, entry.scope));
+      }
+      if (form.get('grant_type') === 'client_credentials' && options.serviceClient) {
+        const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
+        const [id, secret] = basic
+          ? Buffer.from(basic[1], 'base64').toString('utf8').split(':').map(decodeURIComponent)
+          : [form.get('client_id'), form.get('client_secret')];
+        if (id !== options.serviceClient.id || secret !== options.serviceClient.secret) {
+          return json(res, 401, { error: 'invalid_client', error_description: 'unknown client or secret' });
+        }
+        return json(res, 200, issue(id, form.get('scope') ?? options.scopes?.join(' ') ?? ''));
       }
       return json(res, 400, { error: 'unsupported_grant_type' });
     }

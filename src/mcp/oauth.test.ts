@@ -187,6 +187,44 @@ describe('OAuth sign-in', () => {
   });
 });
 
+describe('client credentials (a service client, no user)', () => {
+  const serviceClient = { id: 'svc-1', secret: 's3cret' };
+
+  it('gets a token with the client secret and calls tools; bound to the configured issuer', async () => {
+    const as = await oauthServer({ serviceClient });
+    const m = manager();
+    const state = await m.addServer({
+      type: 'http',
+      name: 'svc',
+      url: as.mcpUrl,
+      oauth: { grant: 'client_credentials', clientId: 'svc-1', clientSecret: 's3cret', issuer: as.issuer },
+    });
+    expect(state.status).toBe('connected');
+    expect((await call(m, 'mcp__svc__whoami')).content).toBe('you are signed in');
+    expect([...as.tokens.values()].map((t) => t.clientId)).toEqual(['svc-1']);
+  });
+
+  it('an MCP server that names another authorization server never receives the credentials', async () => {
+    const as = await oauthServer({ serviceClient });
+    const m = manager();
+    const state = await m.addServer({
+      type: 'http',
+      name: 'svc',
+      url: as.mcpUrl,
+      oauth: {
+        grant: 'client_credentials',
+        clientId: 'svc-1',
+        clientSecret: 's3cret',
+        issuer: 'https://auth.example.com',
+      },
+    });
+    expect(state.status).not.toBe('connected');
+    expect(`${state.error ?? ''} ${state.auth?.error ?? ''}`).toMatch(/auth\.example\.com|issuer|authoriz/i);
+    expect(as.asRequests.filter((r) => r.path === '/token')).toEqual([]);
+    expect(as.tokens.size).toBe(0);
+  });
+});
+
 describe('hostile authorization servers', () => {
   it('a redirect back with a state that is not ours is refused and nothing is exchanged', async () => {
     const as = await oauthServer({ hostile: 'wrong-state' });

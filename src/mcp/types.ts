@@ -39,6 +39,12 @@ export interface McpOAuthConfig {
   /** client_credentials with private_key_jwt instead of a secret. */
   privateKeyPem?: string;
   signingAlgorithm?: string;
+  /**
+   * client_credentials: the issuer URL of the authorization server the credentials belong to. They are
+   * then sent to that server only, whatever authorization server the MCP server names. Without it the
+   * MCP server's choice is trusted (and the SDK warns).
+   */
+  issuer?: string;
   /** cross_app_access: the identity provider and the user's ID token from it. */
   idp?: { tokenEndpoint: string; idToken: string; clientId: string };
 }

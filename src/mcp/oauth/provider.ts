@@ -253,6 +253,7 @@ export async function nonInteractiveProvider(
         privateKey: config.privateKeyPem,
         algorithm: config.signingAlgorithm ?? 'ES256',
         ...(config.scope ? { scope: config.scope } : {}),
+        ...(config.issuer ? { expectedIssuer: config.issuer } : {}),
       });
     }
     if (!config.clientSecret)
@@ -261,6 +262,7 @@ export async function nonInteractiveProvider(
       clientId: config.clientId,
       clientSecret: config.clientSecret,
       ...(config.scope ? { scope: config.scope } : {}),
+      ...(config.issuer ? { expectedIssuer: config.issuer } : {}),
     });
   }
   if (config.grant === 'cross_app_access') {
