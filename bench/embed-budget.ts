@@ -30,6 +30,19 @@ const GATE_MARKERS: Record<string, string> = {
   __FEATURE_PYTHON__: 'tabcode python gate',
 };
 
+/**
+ * What must load only after the first paint, each by a string only its library's code contains: the
+ * check fails when a marker is in the first load, and also when it is nowhere in the package (a library
+ * update changed it, and the check would prove nothing).
+ */
+export const LAZY_MARKERS: Record<string, string> = {
+  'the sandbox (just-bash)': 'just-bash shell builtins',
+  'the API client (@anthropic-ai/sdk)': 'anthropic-version',
+  xterm: 'xterm-helper-textarea',
+  'the highlighter (highlight.js)': 'no-highlight',
+  'the MCP SDK': 'mcp-session-id',
+};
+
 /** Files the package must contain (relative to the package root). */
 const REQUIRED_IN_PACK = [
   'package.json',
@@ -135,6 +148,18 @@ export function checkLibrary(root: string, dir: string, options: { pack?: boolea
           .join(', ')} (a module the page imports statically brings what it imports: ` +
         'import a small module, or load the heavy one with import() on first use)',
     );
+  const firstText = firstLoad.files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  const everything = allFiles(dir)
+    .filter((f) => /\.(?:js|mjs)$/.test(f))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+  const early = Object.entries(LAZY_MARKERS).filter(([, marker]) => firstText.includes(marker));
+  const unknown = Object.entries(LAZY_MARKERS).filter(([, marker]) => !everything.includes(marker));
+  for (const [name] of early) failures.push(`${name} is in the first load; it must load on first use`);
+  for (const [name, marker] of unknown)
+    failures.push(`the marker of ${name} ("${marker}") is nowhere in the package: update LAZY_MARKERS`);
+  if (!early.length && !unknown.length)
+    lines.push(`lazy, not in the first load: ${Object.keys(LAZY_MARKERS).join(', ')}`);
   const css = readFileSync(join(dir, 'tabcode.css'));
   lines.push(`stylesheet tabcode.css: ${kb(gzipSync(css).length)} gzip`);
 
@@ -155,10 +180,7 @@ export function checkLibrary(root: string, dir: string, options: { pack?: boolea
 
   // Gates that are off in the package build leave nothing behind.
   const defines = featureDefines('production', process.env);
-  const bundle = allFiles(dir)
-    .filter((f) => /\.(?:js|mjs)$/.test(f))
-    .map((f) => readFileSync(f, 'utf8'))
-    .join('\n');
+  const bundle = everything;
   for (const [gate, marker] of Object.entries(GATE_MARKERS)) {
     if (defines[gate] !== 'false') continue;
     const bytes = bundle.includes(marker) ? 'present' : '0 bytes';
