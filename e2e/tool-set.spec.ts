@@ -5,7 +5,7 @@
  * with their own usage, a labelled permission prompt), a forked skill, ToolSearch loading the deferred
  * tools, a server-tool web search streamed by the mock, a server-side web fetch behind a domain prompt,
  * then a WebFetch the endpoint refuses server-side that goes through the fetch proxy set in Settings
- * (the real proxy handler, started here on loopback, with a hosts entry for a loopback site),
+ * (the standalone proxy, started here on loopback, with a hosts entry for a loopback site),
  * NotebookEdit on a notebook Read shows as cells, and plan mode entered and left through plan approval.
  * Then a reload: server-tool results and sub-agent transcripts are still there. A second session: Esc
  * stops two running sub-agents (their requests cut, the cards interrupted). LSP is behind its build
@@ -14,7 +14,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { handleFetchProxy } from '../src/tools/web-fetch/fetch-proxy-plugin.ts';
+import { startFetchProxy } from '../src/tools/web-fetch/fetch-proxy-server.ts';
 import type { MockApi, RecordedRequest, TurnSpec } from './mock-api/server.ts';
 import {
   allowEverything,
@@ -52,21 +52,18 @@ const stop = async (server: Server) => {
 };
 
 /**
- * A site on loopback and the real fetch proxy in front of it, as a user would run one on another origin:
+ * A site on loopback and the standalone fetch proxy in front of it, as a user runs one on another origin:
  * `docs.example` maps to the site (the proxy's hosts file), and the app's origin may call it (CORS).
  */
 async function startProxy(appOrigin: string): Promise<{ url: string; close: () => Promise<void> }> {
   const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(GUIDE));
   const siteUrl = await listen(site);
-  const proxy = createServer(
-    (req, res) =>
-      void handleFetchProxy(req, res, {
-        hosts: { 'docs.example': new URL(siteUrl).host },
-        allowOrigins: [appOrigin],
-      }),
-  );
-  const url = `${await listen(proxy)}/api/fetch`;
-  return { url, close: async () => Promise.all([stop(site), stop(proxy)]).then(() => {}) };
+  const proxy = await startFetchProxy({
+    port: 0,
+    hosts: { 'docs.example': new URL(siteUrl).host },
+    allowOrigins: [appOrigin],
+  });
+  return { url: proxy.url, close: async () => Promise.all([stop(site), proxy.close()]).then(() => {}) };
 }
 let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
 test.afterEach(async () => {

@@ -16,6 +16,7 @@ import { createJustBashSandbox } from '../../sandbox/just-bash.ts';
 import { createServerToolSupport } from '../shared/server-tools.ts';
 import { checkFetchUrl, isPrivateHost } from './addresses.ts';
 import { guardedLookup, handleFetchProxy } from './fetch-proxy-plugin.ts';
+import { startFetchProxy } from './fetch-proxy-server.ts';
 import { WEB_FETCH_MAX_CHARS } from './html.ts';
 import { createWebFetchTool, type WebFetchOutput } from './web-fetch.ts';
 
@@ -260,16 +261,15 @@ describe('WebFetch through the fetch proxy', () => {
     );
   });
 
-  it('a proxy on another origin answers the CORS preflight of the origins it allows, and only theirs', async () => {
+  it('the standalone proxy on another origin answers the CORS preflight of the origins it allows, and only theirs', async () => {
     const app = 'http://app.example:4401';
-    const cross = createServer(
-      (req, res) =>
-        void handleFetchProxy(req, res, {
-          hosts: { 'docs.example': new URL(siteUrl).host },
-          allowOrigins: [app],
-        }),
-    );
-    const crossUrl = `${await listen(cross)}/api/fetch`;
+    // The standalone proxy a user runs (fetch-proxy-server.ts), on a free loopback port.
+    const cross = await startFetchProxy({
+      port: 0,
+      hosts: { 'docs.example': new URL(siteUrl).host },
+      allowOrigins: [app],
+    });
+    const crossUrl = cross.url;
     try {
       const target = `${crossUrl}?url=${encodeURIComponent('https://docs.example/page')}`;
       const preflight = await fetch(target, {
@@ -302,9 +302,10 @@ describe('WebFetch through the fetch proxy', () => {
         headers: { origin: app, 'x-tabcode-fetch': '1' },
       });
       expect(same.headers.get('access-control-allow-origin')).toBeNull();
+      // Only the proxy's path is served.
+      expect((await fetch(crossUrl.replace('/api/fetch', '/other'))).status).toBe(404);
     } finally {
-      cross.closeAllConnections();
-      await new Promise((r) => cross.close(r));
+      await cross.close();
     }
   });
 
