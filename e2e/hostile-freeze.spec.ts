@@ -31,6 +31,8 @@ let api: MockApi;
 withMockApi((started) => {
   api = started;
 });
+// Each case boots the app, runs tools and waits out a stop: roomy on a loaded machine.
+test.describe.configure({ timeout: 120_000 });
 
 interface Probe {
   longTasks: { start: number; duration: number }[];
