@@ -226,6 +226,19 @@ export function checkLibrary(root: string, dir: string, options: { pack?: boolea
         `package.json: its ${targets.length} entry points (main, types, exports) are all in the package`,
       );
     if (manifest.private === true) failures.push('package.json is "private": npm refuses to publish it');
+    // The build bundles what it uses: a runtime dependency would only make `npm install tabcode` fetch
+    // packages nothing loads (pyodide, WebContainer...). React is the host's, for tabcode/react only.
+    const deps = Object.keys((manifest.dependencies as Record<string, string> | undefined) ?? {});
+    if (deps.length)
+      failures.push(`package.json lists runtime dependencies the build already bundles: ${deps.join(', ')}`);
+    const peers = (manifest.peerDependencies as Record<string, string> | undefined) ?? {};
+    const peerMeta =
+      (manifest.peerDependenciesMeta as Record<string, { optional?: boolean }> | undefined) ?? {};
+    if (!peers.react || peerMeta.react?.optional !== true)
+      failures.push(
+        "package.json must name react as an optional peer dependency (tabcode/react uses the host's React)",
+      );
+    else lines.push(`package.json: no runtime dependencies; react ${peers.react} an optional peer`);
     // The package holds the whole build (a chunk or worker left out breaks a lazy import at run time).
     const outside = relative(root, dir);
     if (!outside.startsWith('..')) {
