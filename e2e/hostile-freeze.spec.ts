@@ -117,6 +117,22 @@ async function start(page: Page): Promise<void> {
   await allowEverything(page);
 }
 
+test('baseline: a plain text turn, for the figures of the cases below', async ({ page }, info) => {
+  api.script([{ content: [{ type: 'text', text: 'Plain answer.' }] }]);
+  await start(page);
+  const since = await pageNow(page);
+  await sendPrompt(page, 'Say something.');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Plain answer.');
+  await waitIdle(page);
+  const { longest, count } = await longestSince(page, since);
+  info.annotations.push({
+    type: 'figures',
+    description: `baseline text turn: long tasks ${count}, longest ${longest} ms`,
+  });
+  console.log(info.annotations.at(-1)?.description);
+  expect(api.requests).toHaveLength(1);
+});
+
 test('Grep (a+)+$ on lines of 34 a’s: the page stays responsive and Esc stops it', async ({ page }, info) => {
   const line = `${'a'.repeat(34)}!`;
   // Six files, each past Grep's per-file time budget: the search would run for over ten seconds.
