@@ -5,6 +5,7 @@
  * results of ToolSearch included).
  */
 import { z } from 'zod';
+import { messageOf } from '../core/errors.ts';
 import { type MessageParam, transcriptProblem } from '../core/messages.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
 import { newSessionId, type SessionRecord, UNTITLED_SESSION } from './sessions-store.ts';
@@ -78,7 +79,7 @@ export function parseSessionExport(
   } catch (err) {
     return {
       ok: false,
-      reason: `The file is not valid JSON (${err instanceof Error ? err.message : String(err)}).`,
+      reason: `The file is not valid JSON (${messageOf(err)}).`,
     };
   }
   const parsed = exportSchema.safeParse(json);

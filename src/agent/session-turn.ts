@@ -12,6 +12,7 @@ import {
 import { DEFAULT_CACHE_TTL } from '../core/constants.ts';
 import type { ToolUseContext } from '../core/context.ts';
 import type { DeferredToolsState } from '../core/deferred-tools.ts';
+import { messageOf } from '../core/errors.ts';
 import type { SessionStartSource } from '../core/hooks/types.ts';
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '../core/messages.ts';
 import { createAnthropicClient } from '../core/model/anthropic.ts';
@@ -125,7 +126,7 @@ export async function runTurn(state: SessionState, deps: TurnDeps, prompt: strin
     } catch (err) {
       emit({
         type: 'error',
-        error: { kind: 'invalid_request', message: err instanceof Error ? err.message : String(err) },
+        error: { kind: 'invalid_request', message: messageOf(err) },
       });
       return;
     }

@@ -9,6 +9,7 @@ import { createContextTracker } from '../core/compaction/index.ts';
 import { BASH_DEFAULT_TIMEOUT_MS } from '../core/constants.ts';
 import { type AppState, createAppState, createToolUseContext } from '../core/context.ts';
 import { createDeferredToolsState, describeToolSearchMode } from '../core/deferred-tools.ts';
+import { messageOf } from '../core/errors.ts';
 import { ensureToolResultPairing } from '../core/messages.ts';
 import { createDefaultStore } from '../core/storage.ts';
 import { createResultSpiller, createSpillStore } from '../core/tool-results.ts';
@@ -146,7 +147,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
         try {
           return await compactNow(state, deps, instructions);
         } catch (err) {
-          const message = `Compaction failed: ${err instanceof Error ? err.message : String(err)}`;
+          const message = `Compaction failed: ${messageOf(err)}`;
           emit({ type: 'compaction-failed', trigger: 'manual', error: { kind: 'unknown', message } });
           return { ok: false as const, message };
         } finally {
@@ -171,7 +172,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
           aborted: r.aborted,
         };
       } catch (err) {
-        run = { command, stdout: '', stderr: err instanceof Error ? err.message : String(err), exitCode: 1 };
+        run = { command, stdout: '', stderr: messageOf(err), exitCode: 1 };
       }
       state.shellNotes.push(shellRunBlock(run));
       emit({ type: 'shell-end', id, run });

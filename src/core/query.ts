@@ -29,6 +29,7 @@ import {
   referencesToPortable,
   withDeferredToolsAnnouncement,
 } from './deferred-tools.ts';
+import { messageOf } from './errors.ts';
 import type { QueryEvent } from './events.ts';
 import { guardContent } from './input-shape.ts';
 import { RepeatedFailures } from './loop-guard.ts';
@@ -254,7 +255,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
         // The endpoint does not take tool_reference: portable mode for the rest of the session, and the
         // transcript's references become full schemas as text. The same turn is sent again.
         deferral.mode = 'portable';
-        deferral.switchedBecause = err instanceof Error ? err.message : String(err);
+        deferral.switchedBecause = messageOf(err);
         const resolve = definitionResolver(pool, params.schemaCache, deferral);
         messages = mapToolResults(messages, (b) => referencesToPortable(b, resolve));
         turn--;

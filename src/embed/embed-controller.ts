@@ -6,6 +6,7 @@
  * Nothing here is shared between two playgrounds: every mount() makes its own controller.
  */
 import type { AgentSession, SessionEvent } from '../agent/types.ts';
+import { messageOf } from '../core/errors.ts';
 import { createMemoryStore } from '../core/storage.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import { loadAgentModule } from '../ui/agent-module.ts';
@@ -135,7 +136,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
       } catch (err) {
         notice({
           field: 'replay',
-          message: `The replay file ${url} could not be loaded (${err instanceof Error ? err.message : String(err)}); it is not played.`,
+          message: `The replay file ${url} could not be loaded (${messageOf(err)}); it is not played.`,
         });
         return undefined;
       }
@@ -387,7 +388,7 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
         } catch (err) {
           notice({
             field: `lessons.steps[${state.scene.step}].solution`,
-            message: `${path}: ${err instanceof Error ? err.message : String(err)}`,
+            message: `${path}: ${messageOf(err)}`,
           });
         }
       }

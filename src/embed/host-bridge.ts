@@ -4,6 +4,8 @@
  * any origin (a docs site may live anywhere), so nothing secret is ever posted: events carry only the
  * safe fields of protocol.ts.
  */
+
+import { messageOf } from '../core/errors.ts';
 import type { EmbedConfig } from './config.ts';
 import { EMBED_WARNING_EVENT, type EmbedHandle, mount } from './mount.ts';
 import { type EmbedMessage, isHostMessage } from './protocol.ts';
@@ -46,7 +48,7 @@ export function connectToHost(element: HTMLElement, win: Window = window): () =>
           return handle;
         },
         (err: unknown) => {
-          post({ type: 'tabcode:error', message: err instanceof Error ? err.message : String(err) });
+          post({ type: 'tabcode:error', message: messageOf(err) });
           return undefined;
         },
       );

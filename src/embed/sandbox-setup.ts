@@ -6,6 +6,7 @@
  * (readOnlyRules in embed-controller.ts), so the permission engine also refuses a Bash command that writes them.
  */
 import ignore from 'ignore';
+import { messageOf } from '../core/errors.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { SandboxError } from '../sandbox/sandbox.ts';
 import { openSandbox, type SandboxPreference } from '../sandbox/select.ts';
@@ -133,7 +134,7 @@ export async function installDependencies(
   } catch (err) {
     return {
       ok: false,
-      message: `The dependencies could not be installed: ${err instanceof Error ? err.message : String(err)}`,
+      message: `The dependencies could not be installed: ${messageOf(err)}`,
     };
   }
 }

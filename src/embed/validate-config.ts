@@ -3,6 +3,8 @@
  * Every field is checked on its own: a bad one is reported as a warning and left out, the rest applies.
  * Never throws.
  */
+
+import { messageOf } from '../core/errors.ts';
 import { validateRule } from '../core/permissions/rules.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
 import type { EmbedConfig, EmbedMcpServer, EmbedPermissionMode, EmbedWarning } from './config.ts';
@@ -80,7 +82,7 @@ export function validateEmbedConfig(raw: unknown): ValidatedConfig {
       warnings: [
         {
           field: 'config',
-          message: `The config could not be read (${err instanceof Error ? err.message : String(err)}); the defaults apply.`,
+          message: `The config could not be read (${messageOf(err)}); the defaults apply.`,
         },
       ],
     };

@@ -4,6 +4,8 @@
  * (half a recording tells a different story), with the first problem's path. A demo or lesson keeps its
  * good turns and steps. Never throws.
  */
+
+import { messageOf } from '../core/errors.ts';
 import {
   type EmbedDemo,
   type EmbedDemoText,
@@ -130,10 +132,7 @@ export function checkReplay(value: unknown, field: string, warn: Warn): EmbedRep
     try {
       raw = JSON.parse(raw);
     } catch (err) {
-      warn(
-        field,
-        `The replay is not JSON (${err instanceof Error ? err.message : String(err)}); it is not played.`,
-      );
+      warn(field, `The replay is not JSON (${messageOf(err)}); it is not played.`);
       return undefined;
     }
   }

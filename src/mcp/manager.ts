@@ -19,6 +19,7 @@ import {
   MCP_WAIT_FOR_RECONNECT_MS,
   WORKSPACE_ROOT,
 } from '../core/constants.ts';
+import { messageOf } from '../core/errors.ts';
 import type { AnyTool } from '../core/tool.ts';
 import type { AdaptedTools, McpCallFn } from './adapter.ts';
 import type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
@@ -60,7 +61,7 @@ interface Entry {
   call: McpCallFn;
 }
 
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errorText = (err: unknown) => messageOf(err);
 
 /**
  * True while a server that dropped is being reconnected without the user (a backoff step is pending, or

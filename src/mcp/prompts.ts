@@ -7,6 +7,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { MCP_MAX_MENTION_CHARS } from '../core/constants.ts';
+import { messageOf } from '../core/errors.ts';
 import type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
 import { promptCommand } from './names.ts';
 import { type McpResultBlock, mapContentItem, mapResourceContents } from './results.ts';
@@ -152,9 +153,7 @@ export async function expandPrompt(
     try {
       result = await source.getPrompt(prompt.server, prompt.name, args, signal);
     } catch (err) {
-      throw new Error(
-        `The MCP prompt /${command[1]} failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      throw new Error(`The MCP prompt /${command[1]} failed: ${messageOf(err)}`);
     }
     content.push(...(await promptContent(result, prompt.server)));
     expansions.push(`prompt ${prompt.server}/${prompt.name}`);
@@ -183,9 +182,7 @@ export async function expandPrompt(
       );
       expansions.push(mention.raw);
     } catch (err) {
-      content.push(
-        text(`[Could not read ${mention.raw}: ${err instanceof Error ? err.message : String(err)}]`),
-      );
+      content.push(text(`[Could not read ${mention.raw}: ${messageOf(err)}]`));
     }
   }
   return { content, expansions };

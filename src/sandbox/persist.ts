@@ -9,6 +9,7 @@
  * status with the error, kept dirty and retried on the next change; it is never dropped silently.
  */
 import { clear, createStore, entries, promisifyRequest, type UseStore } from 'idb-keyval';
+import { messageOf } from '../core/errors.ts';
 import { DEMO_PROJECT } from './demo-project.ts';
 import { type FileStat, relativeTo, type Sandbox, type SandboxChange } from './sandbox.ts';
 import { Emitter } from './shared.ts';
@@ -107,7 +108,7 @@ export function storageErrorMessage(err: unknown): string {
     err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)
       ? err.name
       : '';
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   if (name === 'QuotaExceededError' || /quota/i.test(message)) {
     return `The browser's storage is full, so project files were not saved (${message}). Free space or remove large files; changes stay in this tab until then.`;
   }
@@ -122,7 +123,7 @@ export async function loadProject(
   try {
     return await store.load();
   } catch (err) {
-    const message = `Saved project files could not be read from browser storage: ${err instanceof Error ? err.message : String(err)}`;
+    const message = `Saved project files could not be read from browser storage: ${messageOf(err)}`;
     console.error('tabcode:', message, err);
     onError?.(message);
     return undefined;

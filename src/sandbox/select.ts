@@ -8,6 +8,8 @@
  * when asked for; it needs a cross-origin-isolated page and StackBlitz's servers, and falls back to
  * just-bash when it cannot boot. Every outcome carries a reason for the UI and the system prompt.
  */
+
+import { messageOf } from '../core/errors.ts';
 import { DEMO_PROJECT } from './demo-project.ts';
 import { createJustBashSandbox } from './just-bash.ts';
 import {
@@ -200,10 +202,7 @@ export async function openSandbox(options: OpenSandboxOptions = {}): Promise<Ope
       } catch (err) {
         acquired?.release();
         acquired = undefined;
-        failure =
-          err instanceof BootError
-            ? err.message
-            : `it failed to start: ${err instanceof Error ? err.message : String(err)}`;
+        failure = err instanceof BootError ? err.message : `it failed to start: ${messageOf(err)}`;
       }
     }
     selection = sandbox

@@ -2,6 +2,8 @@
  * Helpers the sandbox backends share: listener sets, terminal-output cleanup, the background-process
  * table and the exit codes of stopped commands. Nothing here touches a file system.
  */
+
+import { messageOf } from '../core/errors.ts';
 import {
   type BackgroundOutput,
   type BackgroundProcess,
@@ -184,7 +186,7 @@ const MESSAGES: Record<SandboxErrorCode, string> = {
 
 /** The SandboxError code named in an error's message (Node-style "ENOENT: ..."), else 'EIO'. */
 export function codeOf(err: unknown): SandboxErrorCode {
-  const msg = err instanceof Error ? err.message : String(err);
+  const msg = messageOf(err);
   const m = /\b(ENOENT|EEXIST|EISDIR|ENOTDIR|ENOTEMPTY|EINVAL)\b/.exec(msg);
   return (m?.[1] as SandboxErrorCode | undefined) ?? 'EIO';
 }

@@ -5,6 +5,7 @@
  * it is read from the page's own response headers.
  */
 import type { WebContainer } from '@webcontainer/api';
+import { messageOf } from '../core/errors.ts';
 import type { WebContainerApi } from './webcontainer.ts';
 
 /** Where StackBlitz's runtime is loaded from (the API's iframe; overridable like the API allows). */
@@ -178,7 +179,7 @@ export async function acquireWebContainer(request: BootRequest): Promise<Acquire
     wc = await Promise.race([bootOnce(request.workdirName), limit, ...(probe ? [probe.failed] : [])]);
   } catch (err) {
     if (err instanceof BootError) throw err;
-    throw new BootError('failed', `it failed to boot: ${err instanceof Error ? err.message : String(err)}`);
+    throw new BootError('failed', `it failed to boot: ${messageOf(err)}`);
   } finally {
     clearTimeout(timer);
     probe?.stop();

@@ -7,6 +7,7 @@
  * printed so far.
  */
 import type { WebContainerProcess } from '@webcontainer/api';
+import { messageOf } from '../core/errors.ts';
 import type { ExecOptions } from './sandbox.ts';
 import { ABORT_EXIT_CODE, stripAnsi, TIMEOUT_EXIT_CODE, terminalToText } from './shared.ts';
 
@@ -94,7 +95,7 @@ export async function runShellCommand(request: ShellRunRequest): Promise<ShellRu
   try {
     proc = await request.spawn(shellScript(request.command, marker));
   } catch (err) {
-    const note = `Could not start the command: ${err instanceof Error ? err.message : String(err)}\n`;
+    const note = `Could not start the command: ${messageOf(err)}\n`;
     onRaw?.(note, 'stderr');
     options.onOutput?.(note, 'stderr');
     return { stdout: '', stderr: note, exitCode: 1 };

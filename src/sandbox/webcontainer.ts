@@ -14,6 +14,7 @@
  * Booting (once per page) lives in webcontainer-boot.ts; this module never boots.
  */
 import type { WebContainer, WebContainerProcess } from '@webcontainer/api';
+import { messageOf } from '../core/errors.ts';
 import {
   type BackgroundOutput,
   type BackgroundProcess,
@@ -507,10 +508,7 @@ class WebContainerSandbox implements Sandbox {
     try {
       proc = await this.spawnShell(command, cwd, { ...session.env, ...(options.env ?? {}) });
     } catch (err) {
-      throw new SandboxError(
-        'EIO',
-        `Could not start ${command}: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      throw new SandboxError('EIO', `Could not start ${command}: ${messageOf(err)}`);
     }
     const info = this.background.add(command, cwd, async () => {
       proc.kill();

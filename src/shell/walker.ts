@@ -7,6 +7,7 @@
  * does not know, makes the line unparseable.
  */
 import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from 'just-bash';
+import { messageOf } from '../core/errors.ts';
 import { commandForms } from './forms.ts';
 import type { ShellParser } from './parser.ts';
 import { isBuiltin, type PathUse, programFacts } from './programs.ts';
@@ -65,7 +66,7 @@ export class Walker {
       this.parserRuns++;
       ast = this.parse(line);
     } catch (err) {
-      throw new Unparseable(err instanceof Error ? err.message : String(err));
+      throw new Unparseable(messageOf(err));
     }
     this.script(ast, scope, depth + 1);
   }

@@ -5,6 +5,7 @@
  * sees it. The editor is CodeMirror 6, loaded on the first edit (CodeEditor.tsx).
  */
 import { useEffect, useMemo, useState } from 'react';
+import { messageOf } from '../core/errors.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { CodeEditor } from './CodeEditor.tsx';
 import { CopyButton } from './CopyButton.tsx';
@@ -67,7 +68,7 @@ export function FileViewer({
       setSaveError(null);
       onSaved(abs);
     } catch (err) {
-      setSaveError(`Not saved: ${err instanceof Error ? err.message : String(err)}`);
+      setSaveError(`Not saved: ${messageOf(err)}`);
     } finally {
       setSaving(false);
     }
@@ -83,7 +84,7 @@ export function FileViewer({
       const bytes = await sandbox.readFileBytes(abs);
       downloadBlob(path.slice(path.lastIndexOf('/') + 1), new Blob([bytes as BlobPart]));
     } catch (err) {
-      setSaveError(`Could not download: ${err instanceof Error ? err.message : String(err)}`);
+      setSaveError(`Could not download: ${messageOf(err)}`);
     }
   };
 

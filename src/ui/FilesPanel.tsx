@@ -5,6 +5,7 @@
  * opens a file to read or edit by hand (FileViewer). Everything goes through the Sandbox interface.
  */
 import { type DragEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { messageOf } from '../core/errors.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { downloadBlob } from './download.ts';
 import { DirChildren, NameField, ToolButton } from './FileTree.tsx';
@@ -73,7 +74,7 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
         setViewed({ path: rel, content: binary ? '' : new TextDecoder().decode(bytes), binary });
       } catch (err) {
         if (selectedRef.current !== rel) return;
-        setViewed({ path: rel, error: err instanceof Error ? err.message : String(err) });
+        setViewed({ path: rel, error: messageOf(err) });
       }
     },
     [sandbox],
@@ -93,7 +94,7 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
         else setViewed({ path: current, error: 'This file no longer exists.' });
       }
     } catch (err) {
-      setListError(err instanceof Error ? err.message : String(err));
+      setListError(messageOf(err));
     }
   }, [sandbox, load]);
 
@@ -144,7 +145,7 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
       await what();
       setNote(done ? { kind: 'ok', text: done } : null);
     } catch (err) {
-      setNote({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+      setNote({ kind: 'error', text: messageOf(err) });
     }
     void refresh();
   };
@@ -253,7 +254,7 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
       downloadBlob('project.zip', blob);
       setNote({ kind: 'ok', text: `project.zip is ready (${(blob.size / 1024).toFixed(0)} KB).` });
     } catch (err) {
-      setNote({ kind: 'error', text: `The zip failed: ${err instanceof Error ? err.message : String(err)}` });
+      setNote({ kind: 'error', text: `The zip failed: ${messageOf(err)}` });
     }
   };
 

@@ -11,6 +11,7 @@ import type { McpManager } from '../mcp/manager.ts';
 import { promptCommand } from '../mcp/names.ts';
 import type { McpHttpServerConfig, McpServerState } from '../mcp/types.ts';
 import './mcp.css';
+import { messageOf } from '../core/errors.ts';
 
 const TRANSPORT_LABEL: Record<NonNullable<McpServerState['transport']>, string> = {
   'streamable-http': 'Streamable HTTP',
@@ -247,9 +248,7 @@ function AddServerForm({ manager }: { manager: McpManager }) {
       source: 'settings',
     };
     // addServer rejects at once for a bad config; otherwise the row shows the connection's progress.
-    manager
-      .addServer(config)
-      .catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+    manager.addServer(config).catch((err: unknown) => setError(messageOf(err)));
     setName('');
     setUrl('');
   };

@@ -4,6 +4,7 @@
  * "Reset project" (back to the demo files). Reaches the project only through `sandboxHost(sandbox)`.
  */
 import { useEffect, useState } from 'react';
+import { messageOf } from '../core/errors.ts';
 import type { PersistStatus } from '../sandbox/persist.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import {
@@ -60,7 +61,7 @@ export function ProjectControls({ sandbox }: { sandbox: Sandbox | null }) {
       await host.persistence.resetProject();
       setNote('The project is back to the demo files.');
     } catch (err) {
-      setNote(`Reset failed: ${err instanceof Error ? err.message : String(err)}`);
+      setNote(`Reset failed: ${messageOf(err)}`);
     } finally {
       setResetting(false);
     }

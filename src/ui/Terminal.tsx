@@ -9,6 +9,7 @@ import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import './terminal.css';
 import { useEffect, useRef, useState } from 'react';
+import { messageOf } from '../core/errors.ts';
 import type { InteractiveShell, Sandbox, SandboxEvent } from '../sandbox/sandbox.ts';
 import { LineEditor } from './line-editor.ts';
 import { dropTerminalQueries } from './terminal-queries.ts';
@@ -154,9 +155,7 @@ function attachShell(term: XTerm, sandbox: Sandbox, open: NonNullable<Sandbox['o
   const resize = term.onResize((size) => shell?.resize(size));
   const agent = showAgentRuns(term, sandbox, () => lastLine);
   void start().catch((err: unknown) => {
-    term.write(
-      `${RED}Could not start a shell: ${err instanceof Error ? err.message : String(err)}${RESET}\r\n`,
-    );
+    term.write(`${RED}Could not start a shell: ${messageOf(err)}${RESET}\r\n`);
   });
   return () => {
     stopped = true;

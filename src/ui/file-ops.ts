@@ -3,6 +3,8 @@
  * folders, empty ones included), names checked before anything is made, uploads (picked files, a
  * picked folder, or what was dropped, folders walked), a file's or the project's download (a zip).
  */
+
+import { messageOf } from '../core/errors.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 
 /** Largest file an upload takes; larger ones are refused with their size (the workspace lives in memory). */
@@ -135,7 +137,7 @@ export async function uploadEntries(
         await sandbox.writeFile(`${sandbox.root}/${target}`, new Uint8Array(await file.arrayBuffer()));
         written.add(i);
       } catch (err) {
-        refused.set(i, { path, reason: err instanceof Error ? err.message : String(err) });
+        refused.set(i, { path, reason: messageOf(err) });
       }
       done++;
       if (done % 100 === 0) onProgress?.(done, accepted.length);

@@ -12,6 +12,7 @@ import { parseSlashCommand, unknownCommandHint } from '../agent/slash/parse.ts';
 import type { SlashCommandInfo } from '../agent/slash/types.ts';
 import type { AgentSession } from '../agent/types.ts';
 import { MEMORY_FILES } from '../core/constants.ts';
+import { messageOf } from '../core/errors.ts';
 import type { ContextWindow } from '../core/model/context-window.ts';
 import type { SideTab } from './settings-store.ts';
 import { formatCost, formatTokens, splitInputTokens, usageTotals } from './usage-state.ts';
@@ -110,7 +111,7 @@ export function runPageCommand(text: string, d: PageCommandDeps): boolean {
     return true;
   }
   void runBuiltin(command.name, command.args, text, d).catch((err: unknown) =>
-    d.output(text, `/${command.name} failed: ${err instanceof Error ? err.message : String(err)}`, 'error'),
+    d.output(text, `/${command.name} failed: ${messageOf(err)}`, 'error'),
   );
   return true;
 }
@@ -142,7 +143,7 @@ async function runBuiltin(name: string, args: string, text: string, d: PageComma
           .map((m) => `- \`${m.id}\`${m.id === current ? ' (current)' : ''} ${m.displayName}`)
           .join('\n');
       } catch (err) {
-        list = `The models could not be listed: ${err instanceof Error ? err.message : String(err)}`;
+        list = `The models could not be listed: ${messageOf(err)}`;
       }
       d.output(text, `Current model: \`${current}\`. Set another with \`/model <id>\`.\n\n${list}`);
       return;

@@ -16,6 +16,7 @@ import {
   type SessionsStore,
 } from '../agent/sessions-store.ts';
 import type { AgentSession, AgentSettings } from '../agent/types.ts';
+import { messageOf } from '../core/errors.ts';
 import { loadAgentModule, PLACEHOLDER_SETTINGS } from './agent-module.ts';
 import { acquireSessionLock, type SessionLock } from './session-lock.ts';
 import { createSessionModel, type SessionModel, type SessionViewState } from './session-model.ts';
@@ -138,7 +139,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       try {
         agent = await getAgent(record.id);
       } catch (err) {
-        setBootError(err instanceof Error ? err.message : String(err));
+        setBootError(messageOf(err));
         return;
       }
       // The turn in progress ends first, so the session it belongs to records its interruption.
@@ -374,7 +375,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       } catch (err) {
         return {
           ok: false,
-          reason: `The session could not be stored: ${err instanceof Error ? err.message : String(err)}`,
+          reason: `The session could not be stored: ${messageOf(err)}`,
         };
       }
       await refreshList();

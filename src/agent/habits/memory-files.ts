@@ -4,6 +4,7 @@
  * Never throws: a file that cannot be read is left out with a problem named.
  */
 import { MEMORY_FILES } from '../../core/constants.ts';
+import { messageOf } from '../../core/errors.ts';
 import type { MemorySource } from '../../core/memory.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 
@@ -29,7 +30,7 @@ export async function readMemory(
       if ((await sandbox.stat(path)).type !== 'file') continue;
       out.sources.push({ label: path, text: await sandbox.readFile(path) });
     } catch (err) {
-      out.problems.push(`${path} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      out.problems.push(`${path} could not be read: ${messageOf(err)}`);
     }
   }
   return out;

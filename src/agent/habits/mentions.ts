@@ -6,6 +6,7 @@
  */
 import { MAX_MENTION_FILE_CHARS, MAX_MENTIONED_FILES } from '../../core/constants.ts';
 import type { ToolUseContext } from '../../core/context.ts';
+import { messageOf } from '../../core/errors.ts';
 import type { TextBlockParam } from '../../core/messages.ts';
 import { relativeTo, resolveInside } from '../../sandbox/sandbox.ts';
 import { ReadTool } from '../../tools/read/read.ts';
@@ -53,7 +54,7 @@ export async function attachMentions(prompt: string, ctx: ToolUseContext): Promi
     try {
       abs = resolveInside(ctx.sandbox.root, ctx.options.cwd, mention);
     } catch (err) {
-      out.problems.push(`@${mention}: ${err instanceof Error ? err.message : String(err)}`);
+      out.problems.push(`@${mention}: ${messageOf(err)}`);
       continue;
     }
     const rel = relativeTo(ctx.sandbox.root, abs) || '.';
@@ -86,7 +87,7 @@ export async function attachMentions(prompt: string, ctx: ToolUseContext): Promi
       });
       out.attached.push(rel);
     } catch (err) {
-      out.problems.push(`@${mention}: ${err instanceof Error ? err.message : String(err)}`);
+      out.problems.push(`@${mention}: ${messageOf(err)}`);
     }
   }
   if (out.problems.length)

@@ -3,6 +3,8 @@
  * so an edit takes effect with the next prompt) and functions an embedding page registers. One runner
  * over both; the Permissions panel lists them with their source and any problem with the file.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import { createHookRunner, hooksFromSettingsText } from '../../core/hooks/index.ts';
 import type { HookDefinition, HookFunction, HookRunner } from '../../core/hooks/types.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
@@ -87,9 +89,7 @@ export function createSessionHooks(options: {
         if (await options.sandbox.exists(HOOKS_SETTINGS_FILE))
           text = await options.sandbox.readFile(HOOKS_SETTINGS_FILE);
       } catch (err) {
-        problems = [
-          `${HOOKS_SETTINGS_FILE} could not be read: ${err instanceof Error ? err.message : String(err)}`,
-        ];
+        problems = [`${HOOKS_SETTINGS_FILE} could not be read: ${messageOf(err)}`];
         workspace = [];
         changed();
         return;

@@ -4,6 +4,7 @@
  * "timeout": 30 } ] } ] } }`. Each problem is named (and that entry skipped); the rest is used. Pure.
  */
 import { z } from 'zod';
+import { messageOf } from '../errors.ts';
 import { HOOK_EVENTS, type HookDefinition, type HookEventName, type HookSource } from './types.ts';
 
 const commandHook = z.object({
@@ -73,7 +74,7 @@ export function hooksFromSettingsText(text: string, source: HookSource, where: s
   } catch (err) {
     return {
       hooks: [],
-      problems: [`${where} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`],
+      problems: [`${where} is not valid JSON: ${messageOf(err)}`],
     };
   }
   return hooksFromSettings(parsed, source, where);

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { MAX_HOOK_OUTPUT_CHARS } from '../constants.ts';
+import { messageOf } from '../errors.ts';
 import type { HookOutput } from './types.ts';
 
 /** Exit code that blocks. */
@@ -56,7 +57,7 @@ export function parseHookStdout(stdout: string): ParsedStdout {
   } catch (err) {
     return {
       kind: 'invalid',
-      problem: `The hook printed invalid JSON (${err instanceof Error ? err.message : String(err)}); it was ignored.`,
+      problem: `The hook printed invalid JSON (${messageOf(err)}); it was ignored.`,
     };
   }
   return checkHookOutput(value);

@@ -7,6 +7,7 @@
 
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../constants.ts';
+import { messageOf } from '../errors.ts';
 import { matcherMatches } from './config.ts';
 import {
   capHookText,
@@ -83,7 +84,7 @@ async function runOne(
       ? Promise.resolve()
           .then(() => (hook.fn as NonNullable<HookDefinition['fn']>)(input, controller.signal))
           .then((value) => ({ value }))
-          .catch((err: unknown) => ({ thrown: err instanceof Error ? err.message : String(err) }))
+          .catch((err: unknown) => ({ thrown: messageOf(err) }))
       : sandbox
           .exec(commandWithStdin(hook.command ?? '', JSON.stringify(input)), {
             timeoutMs,
@@ -99,7 +100,7 @@ async function runOne(
             timedOut: r.timedOut,
             aborted: r.aborted,
           }))
-          .catch((err: unknown) => ({ thrown: err instanceof Error ? err.message : String(err) }));
+          .catch((err: unknown) => ({ thrown: messageOf(err) }));
     const first = await Promise.race([running, t.done]);
     if (first === 'timeout') {
       controller.abort();

@@ -4,6 +4,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { MODEL_MAX_RETRIES } from '../constants.ts';
+import { messageOf } from '../errors.ts';
 import type { QueryError } from '../events.ts';
 
 export interface ModelClientSettings {
@@ -88,7 +89,7 @@ export function classifyApiError(err: unknown): QueryError {
     }
     return { kind: 'unknown', status, apiType, message: `API error${code}: ${detail}` };
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   return { kind: 'unknown', message: `Unexpected error: ${message}` };
 }
 
@@ -101,7 +102,7 @@ export function classifyStreamError(err: unknown, started: boolean): QueryError 
   const error = classifyApiError(err);
   if (!started || error.kind === 'aborted') return error;
   if (error.kind === 'unknown' && error.status === undefined && error.apiType === undefined) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     return {
       kind: 'network',
       midStream: true,

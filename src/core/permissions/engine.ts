@@ -13,6 +13,7 @@
  * every command in it is.
  */
 import { inSession } from '../../shell/index.ts';
+import { messageOf } from '../errors.ts';
 import type { AnyTool } from '../tool.ts';
 import { domainRuleMatches, suggestDomainRule } from './domains.ts';
 import {
@@ -439,10 +440,7 @@ async function decideOn(d: DecisionInput, mode: PermissionMode, p: Prepared): Pr
   try {
     own = await tool.checkPermissions(input as never, { ...permCtx, mode });
   } catch (err) {
-    return deny(
-      `Permission check of ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`,
-      'error',
-    );
+    return deny(`Permission check of ${tool.name} failed: ${messageOf(err)}`, 'error');
   }
   if (own.behavior === 'deny') return own;
   if (own.behavior === 'ask') return own;
@@ -525,7 +523,7 @@ export async function decidePermission(d: DecisionInput): Promise<PermissionResu
   try {
     result = await decideInner(d, mode);
   } catch (err) {
-    result = deny(`Permission check failed: ${err instanceof Error ? err.message : String(err)}`, 'error');
+    result = deny(`Permission check failed: ${messageOf(err)}`, 'error');
   }
   if (result.behavior === 'passthrough') {
     result = ask(

@@ -4,6 +4,8 @@
  * authorization server's words), and exchange the code for tokens through the SDK's auth() (PKCE
  * verifier, client authentication, resource indicator). Tokens land in the provider's store.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import type { AuthorizationResponse, BrowserOAuthProvider, McpAuthorizer } from './provider.ts';
 
 /** A sign-in that did not give tokens, with a message for the MCP panel. */
@@ -47,9 +49,7 @@ export async function exchangeCode(
       ...(fetchFn ? { fetchFn } : {}),
     });
   } catch (err) {
-    throw new SignInError(
-      `Exchanging the authorization code failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new SignInError(`Exchanging the authorization code failed: ${messageOf(err)}`);
   }
   if (result !== 'AUTHORIZED') throw new SignInError('The authorization server did not issue tokens.');
 }

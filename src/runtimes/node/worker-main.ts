@@ -2,6 +2,8 @@
  * The node worker's message handling, separate from the Worker entry so tests can run the same code
  * in-process: load the engine, say `ready`, then apply syncs and run programs one at a time.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import type { HostToWorker, WorkerToHost } from '../shared/protocol.ts';
 import { type EngineLoadOptions, NodeEngine } from './engine.ts';
 
@@ -32,7 +34,7 @@ export async function serveNodeWorker(
   } catch (err) {
     port.post({
       type: 'fatal',
-      message: `The Node.js engine could not load: ${err instanceof Error ? err.message : String(err)}`,
+      message: `The Node.js engine could not load: ${messageOf(err)}`,
     });
     return;
   }

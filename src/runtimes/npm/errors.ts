@@ -1,4 +1,6 @@
 /** npm's errors: a code and the lines printed after `npm error `, as the real CLI prints them. */
+
+import { messageOf } from '../../core/errors.ts';
 import { ABORTED_EXIT_CODE } from './constants.ts';
 
 export class NpmError extends Error {
@@ -48,7 +50,7 @@ export function registryUnreachable(
 /** `npm error …` lines for any error (an unexpected one is reported, never thrown further). */
 export function errorLines(err: unknown): string[] {
   if (err instanceof NpmError) return err.lines;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   return [`${message}`];
 }
 

@@ -7,6 +7,8 @@
  *    removed and the trash moved back, so the tree is as it was. An abort that arrives during the commit
  *    (which takes milliseconds) lets it finish: stopping halfway is what would break node_modules.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import type { InstalledPackage } from './actual.ts';
 import { FETCH_CONCURRENCY } from './constants.ts';
 import { checkAbort, NpmError } from './errors.ts';
@@ -302,7 +304,7 @@ export async function commit(input: CommitInput): Promise<void> {
     await fs.rm(trash, { recursive: true, force: true }).catch(() => {});
     throw new NpmError('EWRITE', [
       'code EWRITE',
-      `Writing node_modules failed: ${err instanceof Error ? err.message : String(err)}`,
+      `Writing node_modules failed: ${messageOf(err)}`,
       'Every change was undone; node_modules is as it was.',
     ]);
   }

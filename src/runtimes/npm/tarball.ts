@@ -7,6 +7,8 @@
  * prefix field. Like npm (pacote), the first path component (`package/`) is stripped and links are not
  * created; unlike a silent skip, an entry or link pointing outside the package fails the install.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import { MAX_TAR_ENTRIES, MAX_UNPACKED_BYTES } from './constants.ts';
 import { NpmError } from './errors.ts';
 import { normalize } from './paths.ts';
@@ -62,7 +64,7 @@ async function gunzip(bytes: Uint8Array, label: string): Promise<Uint8Array> {
     }
   } catch (err) {
     if (err instanceof NpmError) throw err;
-    throw badTarball(label, `gzip data is corrupt (${err instanceof Error ? err.message : String(err)})`);
+    throw badTarball(label, `gzip data is corrupt (${messageOf(err)})`);
   }
   const out = new Uint8Array(total);
   let at = 0;

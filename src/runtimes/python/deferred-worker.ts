@@ -5,6 +5,8 @@
  * worker wherever it sees that expression, dead code or not, so a build with the PYTHON gate off would
  * otherwise still contain the worker. A failed load (the chunk cannot be fetched) is an `error` event.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import type { WorkerLike } from '../shared/runtime-pool.ts';
 
 type Listener = { type: 'message' | 'error'; listener: (event: never) => void };
@@ -31,7 +33,7 @@ export function deferredWorker(load: () => Promise<WorkerLike>): WorkerLike {
     },
     (err: unknown) => {
       if (terminated) return;
-      const message = `the worker could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+      const message = `the worker could not be loaded: ${messageOf(err)}`;
       for (const { type, listener } of listeners) if (type === 'error') listener({ message } as never);
     },
   );

@@ -10,6 +10,7 @@
  * not need it: the pool terminates the whole worker.
  */
 import type { PyodideAPI } from 'pyodide';
+import { messageOf } from '../../core/errors.ts';
 import type { FileChange, RunRequest } from '../shared/protocol.ts';
 import { parsePythonArgs } from './cli.ts';
 import { type EmscriptenFs, PyodideFiles } from './fs-bridge.ts';
@@ -226,7 +227,7 @@ export class PythonEngine {
       code = typeof result === 'number' ? result : 1;
     } catch (err) {
       // Python code cannot get here (runner.py catches everything): the interpreter itself failed.
-      const message = err instanceof Error ? err.message : String(err);
+      const message = messageOf(err);
       this.broken = /Maximum call stack size exceeded/.test(message)
         ? 'RecursionError: the program recursed deeper than the browser allows (past sys.setrecursionlimit); the Python engine restarts for the next run'
         : `the Python engine failed and restarts for the next run: ${message.split('\n').slice(-3).join(' ').trim()}`;

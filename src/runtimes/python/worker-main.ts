@@ -37,7 +37,7 @@ export async function servePythonWorker(port: WorkerPort, options: PythonWorkerO
   } catch (err) {
     port.post({
       type: 'fatal',
-      message: `The Python engine could not load: ${err instanceof Error ? err.message : String(err)}`,
+      message: `The Python engine could not load: ${messageOf(err)}`,
     });
     return;
   }

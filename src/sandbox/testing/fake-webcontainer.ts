@@ -35,6 +35,7 @@ import type {
   WebContainerProcess,
 } from '@webcontainer/api';
 import { Bash, defineCommand, InMemoryFs } from 'just-bash/browser';
+import { messageOf } from '../../core/errors.ts';
 import { normalizePath } from '../sandbox.ts';
 import type { WebContainerApi } from '../webcontainer.ts';
 
@@ -85,7 +86,7 @@ function watchedFs(inner: JustBashFs, notify: (abs: string, event: FsEvent) => v
 }
 
 /** A Node-style error carrying only its message, as errors arrive from the real API. */
-const plain = (err: unknown): Error => new Error(err instanceof Error ? err.message : String(err));
+const plain = (err: unknown): Error => new Error(messageOf(err));
 
 class FakeDirEnt<T extends string | Uint8Array> implements DirEnt<T> {
   constructor(

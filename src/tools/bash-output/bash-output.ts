@@ -5,6 +5,7 @@
  * are not advertised: the schema the model reads stays BashOutput's.
  */
 import { z } from 'zod';
+import { messageOf } from '../../core/errors.ts';
 import { buildTool, ToolInputError, textResult, zodToInputJSONSchema } from '../../core/tool.ts';
 import type { BackgroundOutput, Sandbox } from '../../sandbox/sandbox.ts';
 import promptText from './prompt.md?raw';
@@ -92,7 +93,7 @@ export const BashOutputTool = buildTool({
       new RegExp(input.filter);
       return null;
     } catch (err) {
-      return `Invalid filter regular expression: ${err instanceof Error ? err.message : String(err)}`;
+      return `Invalid filter regular expression: ${messageOf(err)}`;
     }
   },
   async call(input, ctx) {

@@ -3,6 +3,8 @@
  * only this worker busy, and the page ends it (Esc, or the per-file time budget) by terminating it.
  * Protocol: the page posts a MatchRequest per file; the worker answers a MatchReply with the same id.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import type { MatchReply, MatchRequest } from './line-matcher.ts';
 import { matchingLines, splitLines } from './search.ts';
 
@@ -16,7 +18,7 @@ self.onmessage = (e: MessageEvent<MatchRequest>) => {
     if (compiled?.key !== key) compiled = { key, regex: new RegExp(source, flags) };
     reply = { id, matched: matchingLines(text, splitLines(text), compiled.regex, multiline) };
   } catch (err) {
-    reply = { id, error: err instanceof Error ? err.message : String(err) };
+    reply = { id, error: messageOf(err) };
   }
   (self as unknown as Worker).postMessage(reply);
 };

@@ -3,6 +3,7 @@
  * line matching with context, on ripgrep's semantics where JavaScript allows.
  */
 import picomatch from 'picomatch';
+import { messageOf } from '../../core/errors.ts';
 import { ToolInputError } from '../../core/tool.ts';
 
 /** ripgrep-style file types (a subset of `rg --type-list`) → file name globs. */
@@ -57,7 +58,7 @@ export function compilePattern(
     try {
       return new RegExp(source, flags);
     } catch {
-      const message = unicodeError instanceof Error ? unicodeError.message : String(unicodeError);
+      const message = messageOf(unicodeError);
       throw new ToolInputError(
         `Invalid regular expression ${JSON.stringify(pattern)}: ${message}. The pattern is a JavaScript regular ` +
           'expression: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally.',

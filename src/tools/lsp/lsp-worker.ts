@@ -5,6 +5,7 @@
  * `{ id, ok, result | error }`. Never touches the page's storage or network.
  */
 import ts from 'typescript-5';
+import { messageOf } from '../../core/errors.ts';
 import {
   createWorkspaceService,
   type LspRequest,
@@ -48,6 +49,6 @@ self.onmessage = (e: MessageEvent<Incoming>) => {
     if (!service) throw new Error('The language service has no files yet.');
     postMessage({ id: msg.id, ok: true, result: service.run(msg.request) });
   } catch (err) {
-    postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+    postMessage({ id: msg.id, ok: false, error: messageOf(err) });
   }
 };

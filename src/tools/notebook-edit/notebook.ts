@@ -4,6 +4,7 @@
  * text Read shows (cells with their outputs). Pure functions.
  */
 
+import { messageOf } from '../../core/errors.ts';
 import { ToolInputError } from '../../core/tool.ts';
 
 /** Most characters of one cell output Read shows; the rest is cut with a note. */
@@ -50,7 +51,7 @@ export function parseNotebook(text: string, path: string): Notebook {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = messageOf(err);
     throw new ToolInputError(
       `${path} is not a valid notebook: it is not JSON (${why}). Read it to see what it holds; a .ipynb file must be nbformat 4 JSON.`,
     );

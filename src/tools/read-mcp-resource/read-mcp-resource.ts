@@ -6,6 +6,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { DEFAULT_MAX_RESULT_SIZE_CHARS } from '../../core/constants.ts';
+import { messageOf } from '../../core/errors.ts';
 import { type AnyTool, buildTool, ToolInputError } from '../../core/tool.ts';
 import { hasResources, type McpResourceSource } from '../shared/mcp-resource-source.ts';
 import promptText from './prompt.md?raw';
@@ -49,7 +50,7 @@ export function createReadMcpResourceTool(source: McpResourceSource): AnyTool {
       } catch (err) {
         if (ctx.abortController.signal.aborted) throw err;
         throw new ToolInputError(
-          `Reading ${input.uri} from the MCP server ${input.server} failed: ${err instanceof Error ? err.message : String(err)}`,
+          `Reading ${input.uri} from the MCP server ${input.server} failed: ${messageOf(err)}`,
         );
       }
     },

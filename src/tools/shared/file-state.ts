@@ -6,6 +6,7 @@
  */
 
 import type { ToolUseContext } from '../../core/context.ts';
+import { messageOf } from '../../core/errors.ts';
 import { hashString } from '../../core/hash.ts';
 import { resolveInside, SandboxError } from '../../sandbox/sandbox.ts';
 
@@ -44,7 +45,7 @@ export function resolveFilePath(ctx: ToolUseContext, filePath: string): Resolved
 /** A model-facing message for a sandbox (or any) error. */
 export function errorMessage(err: unknown): string {
   if (err instanceof SandboxError) return err.message;
-  return err instanceof Error ? err.message : String(err);
+  return messageOf(err);
 }
 
 /** What is at a path right now. `content` is the bytes decoded as UTF-8 (a BOM is kept). */

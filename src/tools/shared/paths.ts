@@ -3,6 +3,7 @@
  * paths compactly.
  */
 import type { ToolUseContext } from '../../core/context.ts';
+import { messageOf } from '../../core/errors.ts';
 import type { PermissionContext, PermissionResult } from '../../core/permissions/types.ts';
 import { ToolInputError } from '../../core/tool.ts';
 import { type FileStat, relativeTo, resolveInside, SandboxError } from '../../sandbox/sandbox.ts';
@@ -103,7 +104,7 @@ export function checkWorkspacePath(
     resolveInside(permCtx.root, permCtx.cwd, path);
     return { behavior: 'allow' };
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     return { behavior: 'deny', message: `${what} cannot search there: ${reason}` };
   }
 }

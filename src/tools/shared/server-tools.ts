@@ -7,6 +7,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ModelRuntime } from '../../core/context.ts';
+import { messageOf } from '../../core/errors.ts';
 import { streamMessages } from '../../core/model/beta-stream.ts';
 import { ToolInputError, type ToolProgress } from '../../core/tool.ts';
 
@@ -36,7 +37,7 @@ export const SERVER_TOOL_MAX_TOKENS = 4096;
 export function isServerToolRefusal(err: unknown, kind: ServerToolKind): boolean {
   const status = (err as { status?: unknown })?.status;
   if (status !== 400 && status !== 404) return false;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   return new RegExp(`${kind}|server tool|tools\\.\\d+|does not match any of the expected tags`, 'i').test(
     message,
   );
@@ -102,11 +103,9 @@ export async function runServerTool(req: ServerToolRequest): Promise<Anthropic.M
   } catch (err) {
     if (req.signal.aborted) throw err;
     if (isServerToolRefusal(err, req.kind)) {
-      throw new ServerToolRefused(err instanceof Error ? err.message : String(err));
+      throw new ServerToolRefused(messageOf(err));
     }
-    throw new ToolInputError(
-      `The ${req.kind.replace('_', ' ')} request failed: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new ToolInputError(`The ${req.kind.replace('_', ' ')} request failed: ${messageOf(err)}`);
   }
 }
 

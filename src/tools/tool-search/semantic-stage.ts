@@ -4,6 +4,8 @@
  * main thread). Lazy: nothing loads until `warm()` or the first `expand()`. A stage that fails to load
  * stays failed with a reason (ToolSearch then answers from the lexical stage and the UI says why).
  */
+
+import { messageOf } from '../../core/errors.ts';
 import type { Expansions } from './ranking.ts';
 import {
   decodeWordVectors,
@@ -42,7 +44,7 @@ function statusHub(initial: SemanticStatus) {
   };
 }
 
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errorText = (err: unknown) => messageOf(err);
 
 /** A timer that resolves undefined after `ms` (or never, for ms = Infinity). */
 function timeout<T>(ms: number): Promise<T | undefined> {

@@ -5,6 +5,8 @@
  * the proxy is in fetch-proxy-plugin.ts: `GET <proxy>?url=<url>` with the `x-tabcode-fetch` header,
  * answered with the upstream body and `x-tabcode-*` headers.
  */
+
+import { messageOf } from '../../core/errors.ts';
 import { ToolInputError } from '../../core/tool.ts';
 
 /** Most bytes of one page read. */
@@ -78,7 +80,7 @@ function withTimeout(signal: AbortSignal): AbortSignal {
 function failure(err: unknown): string {
   if (err instanceof Error && err.name === 'TimeoutError')
     return `it took longer than ${WEB_FETCH_TIMEOUT_MS / 1000} s`;
-  return err instanceof Error ? err.message : String(err);
+  return messageOf(err);
 }
 
 /**

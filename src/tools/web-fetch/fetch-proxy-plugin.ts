@@ -19,6 +19,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Plugin } from 'vite';
+import { messageOf } from '../../core/errors.ts';
 import { checkFetchUrl, isPrivateIPv4, isPrivateIPv6 } from './addresses.ts';
 import {
   DEV_PROXY_PATH,
@@ -210,7 +211,7 @@ export async function handleFetchProxy(
     }
     res.end();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     if (res.headersSent) return void res.destroy();
     const code = (err as { code?: string }).code;
     return fail(res, code === 'EPRIVATE' ? 403 : 502, `${url.href} could not be fetched: ${message}`);
