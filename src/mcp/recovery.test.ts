@@ -164,23 +164,25 @@ describe('recovery', () => {
     const rich = createRichServer();
     const h = await host(rich);
     const m = manager();
-    await m.addServer({ type: 'http', name: 'rich', url: h.url, toolTimeoutMs: 400 });
-    const { block, events } = await run(m, 'mcp__rich__long_task', { steps: 5, ms: 250 });
+    // Steps 5× shorter than the timeout (room for a loaded machine), all of them together longer.
+    await m.addServer({ type: 'http', name: 'rich', url: h.url, toolTimeoutMs: 2_000 });
+    const { block, events } = await run(m, 'mcp__rich__long_task', { steps: 6, ms: 400 });
     expect(block.is_error).toBeUndefined();
-    expect(text(block)).toBe('done after 5 steps');
+    expect(text(block)).toBe('done after 6 steps');
     const progress = events
       .filter((e) => e.type === 'tool-progress')
       .map((e) => (e.type === 'tool-progress' ? e.text : ''));
     expect(progress).toEqual([
-      'Progress 1/5 20% — step 1',
-      'Progress 2/5 40% — step 2',
-      'Progress 3/5 60% — step 3',
-      'Progress 4/5 80% — step 4',
-      'Progress 5/5 100% — step 5',
+      'Progress 1/6 17% — step 1',
+      'Progress 2/6 33% — step 2',
+      'Progress 3/6 50% — step 3',
+      'Progress 4/6 67% — step 4',
+      'Progress 5/6 83% — step 5',
+      'Progress 6/6 100% — step 6',
     ]);
-    // Without progress, the same wait times out.
-    const quiet = await run(m, 'mcp__rich__long_task', { steps: 1, ms: 900 });
-    expect(text(quiet.block)).toMatch(/did not answer long_task within 400 ms/);
+    // Without progress, a wait past the timeout times out.
+    const quiet = await run(m, 'mcp__rich__long_task', { steps: 1, ms: 2_600 });
+    expect(text(quiet.block)).toMatch(/did not answer long_task within 2,?000 ms/);
   });
 
   it('keeps the server log for the panel and gives the instructions to the model once', async () => {

@@ -36,6 +36,8 @@ export function ContextMeter({ used, window, compactAt, variant, onOpen }: Conte
       ? `Context window: ${window.tokens.toLocaleString('en-US')} tokens (${SOURCE[window.source]}). Nothing sent yet.`
       : `Context: ${used.toLocaleString('en-US')} of ${window.tokens.toLocaleString('en-US')} tokens (${pct}%), from the last request's usage`;
   if (variant === 'header') {
+    // The accessible name starts with the words shown, so a voice user can say what they see.
+    const shown = `ctx ${used === undefined ? '—' : `${pct}%`}`;
     return (
       <button
         type="button"
@@ -45,7 +47,7 @@ export function ContextMeter({ used, window, compactAt, variant, onOpen }: Conte
         data-percent={pct}
         title={title}
         onClick={onOpen}
-        aria-label={title}
+        aria-label={`${shown}. ${title}`}
       >
         <span className="context-bar" aria-hidden="true">
           <span className="context-fill" style={{ width: `${pct}%` }} />

@@ -24,7 +24,11 @@ export interface TerminalProps {
 
 type Mode = 'starting' | 'line' | 'shell';
 
-const DIM = '\x1b[2m';
+// Muted text is the palette's bright black (set per theme below with a readable contrast), not SGR dim:
+// xterm draws dim at half opacity, under 4.5:1 on the dark background.
+const DIM = '\x1b[90m';
+/** WCAG AA for normal text. */
+const TERMINAL_MIN_CONTRAST = 4.5;
 const BOLD = '\x1b[1m';
 const RED = '\x1b[31m';
 const MAGENTA = '\x1b[35m';
@@ -169,8 +173,20 @@ function attachShell(term: XTerm, sandbox: Sandbox, open: NonNullable<Sandbox['o
 
 /** xterm's colours for the page's theme (it draws on a canvas: CSS variables do not reach it). */
 const TERMINAL_THEMES = {
-  dark: { background: '#16181d', foreground: '#d8dee9', cursor: '#d8dee9', selectionBackground: '#3a4a66' },
-  light: { background: '#fbfbfc', foreground: '#1f2328', cursor: '#1f2328', selectionBackground: '#c8d7f5' },
+  dark: {
+    background: '#16181d',
+    foreground: '#d8dee9',
+    cursor: '#d8dee9',
+    selectionBackground: '#3a4a66',
+    brightBlack: '#9aa3b2',
+  },
+  light: {
+    background: '#fbfbfc',
+    foreground: '#1f2328',
+    cursor: '#1f2328',
+    selectionBackground: '#c8d7f5',
+    brightBlack: '#5c6370',
+  },
 };
 
 /** Whether the page is dark now: the user's pick, else the system's. */
@@ -209,6 +225,8 @@ export function Terminal({ sandbox, autoFocus = false, theme = 'system' }: Termi
       fontSize: 13,
       scrollback: 5_000,
       theme: TERMINAL_THEMES[isDark(themeRef.current) ? 'dark' : 'light'],
+      // Programs' colours (and dim text) are adjusted to stay readable on either background (WCAG AA).
+      minimumContrastRatio: TERMINAL_MIN_CONTRAST,
     });
     termRef.current = term;
     // Output never types for the user: xterm's replies to queries in it are dropped.
