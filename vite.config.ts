@@ -121,6 +121,10 @@ export default defineConfig(({ mode, command }) => {
     define: {
       ...features,
       __TABCODE_DEV_PROXY__: JSON.stringify(Boolean(apiKey) && command === 'serve'),
+      // The parent origins embed.html obeys (src/embed/host-bridge.ts), baked in so no framing page can change it.
+      'import.meta.env.TABCODE_EMBED_ALLOWED_ORIGINS': JSON.stringify(
+        env.TABCODE_EMBED_ALLOWED_ORIGINS ?? '*',
+      ),
     },
     server: {
       headers: ISOLATION_HEADERS,
