@@ -28,6 +28,14 @@ export const DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000;
 
 /** Most characters of inline tool results in one user message; past it the largest results are spilled. */
 export const MAX_TOOL_RESULTS_PER_MESSAGE_CHARS = 200_000;
+/**
+ * Most base64 characters of images and documents in the tool results of one user message (every
+ * later request carries them again; the API takes 32 MB a request). They are kept in order while
+ * they fit; the rest are left out with a note.
+ */
+export const MAX_TOOL_RESULTS_PER_MESSAGE_MEDIA_CHARS = 10 * 1024 * 1024;
+/** The API's limit on one image: the length of its base64 data (5 MB); larger ones are rejected. */
+export const API_IMAGE_MAX_BASE64_CHARS = 5 * 1024 * 1024;
 
 /** Length of the preview a spilled result keeps inline (cut at a newline past its middle). */
 export const PERSISTED_OUTPUT_PREVIEW_CHARS = 2_000;

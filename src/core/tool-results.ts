@@ -6,6 +6,8 @@
  * Two rules spill a result: its text is longer than its tool's `maxResultSizeChars` (default
  * DEFAULT_MAX_RESULT_SIZE_CHARS; Infinity never spills, as for Read), or the tool results of one user
  * message together pass MAX_TOOL_RESULTS_PER_MESSAGE_CHARS (the largest spillable ones go first).
+ * Images, documents and any other non-text blocks count against MAX_TOOL_RESULTS_PER_MESSAGE_MEDIA_CHARS
+ * (their base64 length): kept in order while they fit, the rest replaced by a note saying why.
  * Every decision is recorded in the ContentReplacementState and never changes: the bytes the model saw
  * are part of the cached prefix.
  *
@@ -18,6 +20,7 @@
 import {
   DEFAULT_MAX_RESULT_SIZE_CHARS,
   MAX_TOOL_RESULTS_PER_MESSAGE_CHARS,
+  MAX_TOOL_RESULTS_PER_MESSAGE_MEDIA_CHARS,
   PERSISTED_OUTPUT_PREVIEW_CHARS,
   RESULT_STORE_MAX_AGE_MS,
   RESULT_STORE_MAX_TOTAL_CHARS,
@@ -233,6 +236,63 @@ function withText(block: ToolResultBlockParam, text: string): ToolResultBlockPar
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Images and documents
+
+type ContentBlock = Exclude<ToolResultBlockParam['content'], string | undefined>[number];
+
+/** Characters a non-text block adds to every request: its data (base64 or text), else its JSON. */
+function mediaChars(b: ContentBlock): number {
+  if (b.type === 'text') return 0;
+  const source = (b as { source?: { data?: unknown } }).source;
+  if (typeof source?.data === 'string') return source.data.length;
+  try {
+    return JSON.stringify(b)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Characters of images, documents and other non-text blocks in a result. */
+export function resultMediaSize(block: ToolResultBlockParam): number {
+  if (typeof block.content === 'string' || !block.content) return 0;
+  return block.content.reduce((n, b) => n + mediaChars(b), 0);
+}
+
+function mediaNote(b: ContentBlock, size: number, budget: number): string {
+  const source = (b as { source?: { media_type?: unknown } }).source;
+  const what =
+    b.type === 'image' ? 'Image' : b.type === 'document' ? 'Document' : `Content of type ${b.type}`;
+  const type = typeof source?.media_type === 'string' ? `${source.media_type}, ` : '';
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `[${what} (${type}${mb(size)}) left out: the tool results of this turn already carry the most images and documents tabcode sends at once (${mb(budget)}). Ask for a smaller one.]`;
+}
+
+/**
+ * `block` with its non-text blocks kept in order while they fit in `left` characters; the others
+ * become notes. Deterministic (the same results give the same bytes every time).
+ */
+function capMedia(
+  block: ToolResultBlockParam,
+  left: number,
+  budget: number,
+): { block: ToolResultBlockParam; used: number } {
+  if (typeof block.content === 'string' || !block.content) return { block, used: 0 };
+  let used = 0;
+  let changed = false;
+  const content = block.content.map((b): ContentBlock => {
+    const size = mediaChars(b);
+    if (size === 0) return b;
+    if (used + size <= left) {
+      used += size;
+      return b;
+    }
+    changed = true;
+    return { type: 'text', text: mediaNote(b, size, budget) };
+  });
+  return { block: changed ? { ...block, content } : block, used };
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The spiller
 
 export interface ResultSpiller {
@@ -258,6 +318,8 @@ export interface ResultSpillerOptions {
   store: ResultStore;
   /** Default MAX_TOOL_RESULTS_PER_MESSAGE_CHARS. */
   messageBudgetChars?: number;
+  /** Characters of images and documents per message; default MAX_TOOL_RESULTS_PER_MESSAGE_MEDIA_CHARS. */
+  messageMediaBudgetChars?: number;
 }
 
 function limitOf(tool: AnyTool | undefined): number {
@@ -266,6 +328,7 @@ function limitOf(tool: AnyTool | undefined): number {
 
 export function createResultSpiller(options: ResultSpillerOptions): ResultSpiller {
   const budget = options.messageBudgetChars ?? MAX_TOOL_RESULTS_PER_MESSAGE_CHARS;
+  const mediaBudget = options.messageMediaBudgetChars ?? MAX_TOOL_RESULTS_PER_MESSAGE_MEDIA_CHARS;
 
   /** Spills `block` and records the decision; when storage fails, the text is cut instead. */
   const spill = async (block: ToolResultBlockParam, ctx: ToolUseContext): Promise<ToolResultBlockParam> => {
@@ -321,6 +384,13 @@ export function createResultSpiller(options: ResultSpillerOptions): ResultSpille
         total += resultTextSize(out[largest]) - before;
       }
       for (const b of out) if (!decisions.has(b.tool_use_id)) decisions.set(b.tool_use_id, null);
+      // Images and documents count too: kept in order while they fit, the rest noted.
+      let left = mediaBudget;
+      for (let i = 0; i < out.length; i++) {
+        const capped = capMedia(out[i], left, mediaBudget);
+        out[i] = capped.block;
+        left -= capped.used;
+      }
       return out;
     },
   };

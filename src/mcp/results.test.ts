@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TINY_PNG } from '../../e2e/mcp/quirky-server.ts';
-import { MCP_MAX_IMAGE_BYTES } from '../core/constants.ts';
+import { API_IMAGE_MAX_BASE64_CHARS } from '../core/constants.ts';
 import {
   type MapResultOptions,
   mapCallResult,
@@ -39,8 +39,6 @@ describe('MCP results', () => {
           { type: 'resource', resource: { uri: 'blob://1', mimeType: 'application/zip', blob: 'UEsDBA==' } },
           { type: 'resource', resource: { uri: 'blob://2', mimeType: 'text/plain', blob: '//79/A==' } },
           { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
-          { type: 'hologram', depth: 3 },
-          'not even an object',
         ],
       },
       opts,
@@ -64,8 +62,6 @@ describe('MCP results', () => {
       '[Binary resource blob://1 (application/zip, 4 B) not shown: its bytes are not text]',
       '[Binary resource blob://2 (text/plain, 4 B) not shown: its bytes are not text]',
       '[Audio (audio/wav, 4 B) omitted: the model does not take audio]',
-      '[Content of type hologram]\n{"type":"hologram","depth":3}',
-      '[Unreadable content item: "not even an object"]',
     ]);
     const block = toToolResultBlock(out, 'toolu_m');
     expect(Array.isArray(block.content)).toBe(true);
@@ -134,9 +130,11 @@ describe('MCP results', () => {
     expect(toToolResultBlock(await mapCallResult({}, opts), 't').content).toBe(
       'media (MCP server q) completed with no content.',
     );
-    expect(toToolResultBlock(await mapCallResult(null, opts), 't').content).toBe(
-      'media (MCP server q) completed with no content.',
-    );
+    expect(toToolResultBlock(await mapCallResult(null, opts), 't')).toMatchObject({
+      is_error: true,
+      content:
+        'media (MCP server q) sent a malformed result (not valid MCP): the result is null, not an object.',
+    });
     expect(toToolResultBlock(await mapCallResult({ toolResult: { legacy: 1 } }, opts), 't').content).toBe(
       '{\n  "legacy": 1\n}',
     );
@@ -145,14 +143,15 @@ describe('MCP results', () => {
   it('an image over the size limit is downscaled when the page can, else noted with its size', async () => {
     const huge = Buffer.concat([
       Buffer.from(TINY_PNG, 'base64'),
-      Buffer.alloc(MCP_MAX_IMAGE_BYTES + 10, 1),
+      // Decoded, 3/4 of the API's base64 limit and a little more: its base64 form is over the limit.
+      Buffer.alloc((API_IMAGE_MAX_BASE64_CHARS * 3) / 4 + 10, 1),
     ]).toString('base64');
     const noted = await mapCallResult(
       { content: [{ type: 'image', data: huge, mimeType: 'image/png' }] },
       opts,
     );
     expect(toToolResultBlock(noted, 't').content).toBe(
-      '[Image (image/png, 5.0 MB) omitted: larger than the 5.0 MB the model takes]',
+      '[Image (image/png, 3.8 MB) omitted: larger than the 5.0 MB of base64 the API takes (it could not be downscaled here)]',
     );
     const seen: Array<{ mime: string; max: number }> = [];
     const downscaled = await mapCallResult(
@@ -165,7 +164,7 @@ describe('MCP results', () => {
         },
       },
     );
-    expect(seen).toEqual([{ mime: 'image/png', max: MCP_MAX_IMAGE_BYTES }]);
+    expect(seen).toEqual([{ mime: 'image/png', max: (API_IMAGE_MAX_BASE64_CHARS * 3) / 4 }]);
     expect(downscaled.blocks).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: JPEG } },
     ]);

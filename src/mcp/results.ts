@@ -3,8 +3,8 @@
  * sent says so plainly instead of vanishing.
  *
  * - text → text; image → an image block when it really is PNG, JPEG, GIF or WebP (sniffed from its
- *   bytes, not trusted from `mimeType`) and fits MCP_MAX_IMAGE_BYTES, else downscaled (in the page) or
- *   a note with its type and size; audio → a note;
+ *   bytes, not trusted from `mimeType`) and its base64 fits API_IMAGE_MAX_BASE64_CHARS (the API's
+ *   limit), else downscaled (in the page) or a note with its type and size; audio → a note;
  * - resource_link → a line naming the server and URI, readable with ReadMcpResource;
  * - embedded resources: text → text; a blob of a text type → its decoded text; an image blob → an
  *   image block (same checks); any other blob → a note with its type and size;
@@ -12,10 +12,11 @@
  * - `structuredContent` is sent when it adds something (no content, or no text block carries the same
  *   JSON); an error with no content says so.
  *
- * Mapping never throws, whatever the server sent.
+ * A result that is not valid MCP (content not a list, an item of no known type or with a field of the
+ * wrong type) becomes an error result naming the problem. Mapping never throws, whatever the server sent.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { MCP_MAX_IMAGE_BYTES } from '../core/constants.ts';
+import { API_IMAGE_MAX_BASE64_CHARS } from '../core/constants.ts';
 import type { ToolResultBlockParam } from '../core/tool.ts';
 
 /** A block of tool_result content: text or image. */
@@ -137,16 +138,19 @@ async function imageBlock(
       : 'the model takes PNG, JPEG, GIF or WebP';
     return text(`[${what} of type ${type} (${formatBytes(bytes)}) omitted: ${takes}]`);
   }
-  if (bytes <= MCP_MAX_IMAGE_BYTES) {
-    return { type: 'image', source: { type: 'base64', media_type: sniffed, data: data.replace(/\s+/g, '') } };
+  const clean = data.replace(/\s+/g, '');
+  // The API limits the base64 form (5 MB), not the decoded bytes.
+  if (clean.length <= API_IMAGE_MAX_BASE64_CHARS) {
+    return { type: 'image', source: { type: 'base64', media_type: sniffed, data: clean } };
   }
-  const smaller = await opts.downscale?.(data, sniffed, MCP_MAX_IMAGE_BYTES).catch(() => null);
-  if (smaller && base64Bytes(smaller.data) <= MCP_MAX_IMAGE_BYTES) {
+  const maxBytes = Math.floor((API_IMAGE_MAX_BASE64_CHARS * 3) / 4);
+  const smaller = await opts.downscale?.(clean, sniffed, maxBytes).catch(() => null);
+  if (smaller && smaller.data.length <= API_IMAGE_MAX_BASE64_CHARS) {
     return { type: 'image', source: { type: 'base64', media_type: smaller.mimeType, data: smaller.data } };
   }
   return text(
-    `[${what} (${sniffed}, ${formatBytes(bytes)}) omitted: larger than the ${formatBytes(MCP_MAX_IMAGE_BYTES)} the model takes${
-      opts.downscale ? ', and it could not be downscaled' : ''
+    `[${what} (${sniffed}, ${formatBytes(bytes)}) omitted: larger than the ${formatBytes(API_IMAGE_MAX_BASE64_CHARS)} of base64 the API takes${
+      opts.downscale ? ', and it could not be downscaled' : ' (it could not be downscaled here)'
     }]`,
   );
 }
@@ -243,11 +247,73 @@ function textCarries(blocks: McpResultBlock[], structured: unknown): boolean {
   });
 }
 
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** The string fields each content type must have (MCP 2025-06-18). */
+const REQUIRED_STRINGS: Record<string, string[]> = {
+  text: ['text'],
+  image: ['data', 'mimeType'],
+  audio: ['data', 'mimeType'],
+  resource_link: ['uri', 'name'],
+  resource: [],
+};
+
+/** Why one content item is malformed, or null. */
+function itemProblem(item: unknown, at: string): string | null {
+  if (!isObject(item)) return `${at} is ${kindOf(item)}, not an object`;
+  const type = item.type;
+  if (typeof type !== 'string' || !(type in REQUIRED_STRINGS)) {
+    return `${at} has type ${JSON.stringify(type) ?? 'none'}, which MCP does not define (${Object.keys(REQUIRED_STRINGS).join(', ')})`;
+  }
+  for (const field of REQUIRED_STRINGS[type]) {
+    if (typeof item[field] !== 'string') {
+      return `${at} (${type}): its "${field}" is ${item[field] === undefined ? 'missing' : kindOf(item[field])}, not a string`;
+    }
+  }
+  if (type === 'resource') {
+    const res = item.resource;
+    if (!isObject(res)) return `${at} (resource): its "resource" is ${kindOf(res)}, not an object`;
+    if (typeof res.uri !== 'string') return `${at} (resource): its resource has no string "uri"`;
+    if (typeof res.text !== 'string' && typeof res.blob !== 'string') {
+      return `${at} (resource): its resource has neither a string "text" nor a string "blob"`;
+    }
+  }
+  return null;
+}
+
+/** Why a tools/call result is malformed (the first problem found), or null. Never throws. */
+export function callResultProblem(result: unknown): string | null {
+  if (!isObject(result)) return `the result is ${kindOf(result)}, not an object`;
+  if (result.isError !== undefined && typeof result.isError !== 'boolean') {
+    return `"isError" is ${kindOf(result.isError)}, not a boolean`;
+  }
+  // Missing content is read as none (the SDK's default); legacy servers send { toolResult }.
+  if (result.content === undefined) return null;
+  if (!Array.isArray(result.content)) return `content is ${kindOf(result.content)}, not a list`;
+  for (let i = 0; i < result.content.length; i++) {
+    const problem = itemProblem(result.content[i], `content[${i}]`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /**
- * A raw tools/call result (validated only as an object) → output. Never throws.
+ * A raw tools/call result → output; a malformed one (see callResultProblem) → an error output that
+ * says what is wrong, so the model is told at once. Never throws.
  */
 export async function mapCallResult(result: unknown, opts: MapResultOptions): Promise<McpToolOutput> {
-  const r = isObject(result) ? result : {};
+  const problem = callResultProblem(result);
+  if (problem) {
+    return {
+      blocks: [text(`${opts.displayName} sent a malformed result (not valid MCP): ${problem}.`)],
+      isError: true,
+    };
+  }
+  const r = result as Json;
   const content = Array.isArray(r.content) ? r.content : [];
   const blocks: McpResultBlock[] = [];
   const userText: string[] = [];

@@ -7,6 +7,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { guardFetch, guardTransport } from './response-guard.ts';
 import type { McpServerConfig, McpServerState } from './types.ts';
 
 /** The client's name and version sent in initialize. */
@@ -159,7 +160,7 @@ export async function openSession(options: OpenOptions): Promise<OpenSession> {
   if (config.type === 'in-page') {
     let transport: Transport;
     try {
-      transport = await config.connect();
+      transport = guardTransport(await config.connect());
     } catch (err) {
       throw new Error(`The in-page server could not start: ${errMessage(err)}`);
     }
@@ -176,15 +177,15 @@ export async function openSession(options: OpenOptions): Promise<OpenSession> {
   const authProvider = options.authProvider;
   // The OAuth client sees the server's answers (a 403 insufficient_scope starts a step-up).
   const observer = authProvider as { observe?: (res: Response) => void } | undefined;
-  const fetchOption = observer?.observe
-    ? {
-        fetch: async (input: string | URL, init?: RequestInit) => {
-          const res = await fetch(input, init);
-          observer.observe?.(res);
-          return res;
-        },
+  const observed: typeof fetch = observer?.observe
+    ? async (input, init) => {
+        const res = await fetch(input, init);
+        observer.observe?.(res);
+        return res;
       }
-    : {};
+    : (input, init) => fetch(input, init);
+  // Malformed answers fail their request at once instead of at its timeout (response-guard.ts).
+  const fetchOption = { fetch: guardFetch(observed) };
   const mode = options.kind ?? (config.transport === 'sse' ? 'sse' : (config.transport ?? 'auto'));
 
   const attempt = async (): Promise<OpenSession> => {
