@@ -24,6 +24,7 @@ import { type AdaptedTools, adaptMcpTools, type McpCallFn, type McpCallOptions }
 import { listAll, type McpPromptInfo, type McpResourceInfo, toPrompts, toResources } from './catalog.ts';
 import type { ElicitationAnswer, McpInteractionAnswer, SamplingSummary } from './interactions.ts';
 import { elicitationFields, samplingText } from './interactions.ts';
+import { MALFORMED_MARK } from './response-guard.ts';
 import type { ImageDownscaler } from './results.ts';
 import type { SchemaValidator } from './schema.ts';
 import {
@@ -42,6 +43,9 @@ import type { McpLogEntry, McpServerConfig } from './types.ts';
 export type { TransportKind } from './transport.ts';
 
 const CallLoose = z.looseObject({});
+
+const isMalformedAnswer = (data: unknown): boolean =>
+  typeof data === 'object' && data !== null && (data as Record<string, unknown>)[MALFORMED_MARK] === true;
 
 export interface ConnectionHooks {
   /** The tool list changed (after a list_changed refetch or a new session). */
@@ -444,6 +448,12 @@ export async function connectMcpServer(
         );
       } catch (err) {
         if (options.signal.aborted) throw err;
+        if (err instanceof s.McpError && isMalformedAnswer(err.data)) {
+          // Rewritten by response-guard.ts: the server's fault, said plainly.
+          throw new Error(
+            `The MCP server ${server} sent a malformed answer to ${toolName}: ${err.message.replace(/^MCP error -?\d+: /, '')}`,
+          );
+        }
         if (err instanceof s.McpError && err.code === s.ErrorCode.RequestTimeout) {
           throw new Error(
             `The MCP server ${server} did not answer ${toolName} within ${toolTimeout} ms (timed out).`,

@@ -72,7 +72,7 @@ const images = (b: ToolResultBlockParam) =>
 const MALFORMED: Array<[string, RegExp]> = [
   [
     'result_string',
-    /failed to run result_string: .*malformed JSON-RPC answer: its result is a string, not an object/,
+    /The MCP server h sent a malformed answer to result_string: The server sent a malformed JSON-RPC answer: its result is a string, not an object\.$/,
   ],
   ['result_null', /malformed JSON-RPC answer: its result is null, not an object/],
   ['no_result', /malformed JSON-RPC answer: it has neither a result nor an error/],
