@@ -37,7 +37,7 @@ export function contentSecurityPolicy(options: {
   const local = [
     'http://localhost:*',
     'http://127.0.0.1:*',
-    'http://[::1]:*',
+    // (CSP host sources cannot name an IPv6 literal such as [::1]: browsers ignore it with an error.)
     'ws://localhost:*',
     'ws://127.0.0.1:*',
   ];

@@ -71,23 +71,24 @@ export class RuntimePool {
     if (io.signal?.aborted) return { exitCode: 130, stopped: true };
     let slot: Slot;
     let coldStartMs: number | undefined;
-    const reused = this.idle.pop();
+    let reused = this.idle.pop();
+    while (reused?.dead) reused = this.idle.pop();
     try {
-      if (reused) slot = reused;
-      else {
-        const spawned = this.spawn();
-        slot = spawned;
-        try {
-          coldStartMs = await withTimeout(
-            spawned.ready,
-            this.readyTimeoutMs,
-            `the ${this.name} engine took too long to load`,
-          );
-        } catch (err) {
-          // A worker that is still loading would keep loading for nothing.
-          this.kill(spawned);
-          throw err;
-        }
+      const candidate = reused ?? this.spawn();
+      slot = candidate;
+      // A prewarmed worker may still be loading its engine: a run posted before it is ready would be
+      // lost (its message handler is set once the engine has loaded), so every run waits for `ready`.
+      try {
+        const loadMs = await withTimeout(
+          candidate.ready,
+          this.readyTimeoutMs,
+          `the ${this.name} engine took too long to load`,
+        );
+        if (!reused) coldStartMs = loadMs;
+      } catch (err) {
+        // A worker that is still loading would keep loading for nothing.
+        this.kill(candidate);
+        throw err;
       }
     } catch (err) {
       return { exitCode: 1, stopped: false, failure: `${this.name}: ${messageOf(err)}` };
