@@ -93,7 +93,7 @@ test('the files the agent wrote survive a reload, and the agent works on them af
   await connectRemembering(page, api);
   await allowEverything(page);
   await sendPrompt(page, 'Write notes, a helper, and the answer.');
-  await expect(toolCard(page, 'toolu_shell')).toHaveAttribute('data-status', 'done');
+  await expect(toolCard(page, 'toolu_shell')).toHaveAttribute('data-status', 'done', { timeout: 30_000 }); // the sandbox worker's first command (slow on a busy machine)
   await waitIdle(page);
 
   // Saved (debounced) to IndexedDB: the new files, not the removed one.
