@@ -2,14 +2,19 @@
  * Issue 17, the XSS corpus (e2e/fixtures/xss-payloads.ts) through every rendering surface in real
  * Chromium: assistant markdown (mock Messages API), the user's prompt, a tool card's input and result (a
  * Write with the corpus as content, a Bash that prints it), file names in the file tree, a permission
- * prompt, an MCP tool's description and result (a loopback MCP server), the terminal, and a session
+ * prompt, an MCP server's tool description, instructions, prompt descriptions and tool result (a
+ * loopback MCP server), the terminal, and a session
  * name. Every payload would set `window.__xss` if it ran (alert, confirm and prompt are overridden to set
  * it too); after each surface the flag must be unset and the app's DOM must hold no element with an on*
  * attribute, no javascript:/data:text URL, and no script, iframe, object or embed the app did not put
  * there. Payloads are batched per surface so the spec stays short.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { expect, type Page, test } from '@playwright/test';
 import { announcedDeferredTools } from '../src/core/deferred-tools.ts';
 import { XSS_PAYLOADS, XSS_VECTORS } from './fixtures/xss-payloads.ts';
@@ -184,7 +189,15 @@ let host: McpHttpHost;
 test.beforeAll(async () => {
   host = await startMcpHttpHost({
     createServer: () => {
-      const server = new Server({ name: 'xss', version: '1.0.0' }, { capabilities: { tools: {} } });
+      // The server's instructions and prompt descriptions are shown in the MCP panel; the tool's
+      // description goes to the model and the ToolSearch card.
+      const server = new Server(
+        { name: 'xss', version: '1.0.0' },
+        { capabilities: { tools: {}, prompts: {} }, instructions: XSS_VECTORS.join('\n') },
+      );
+      server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+        prompts: XSS_VECTORS.slice(0, 30).map((description, i) => ({ name: `p${i}`, description })),
+      }));
       server.setRequestHandler(ListToolsRequestSchema, async () => ({
         tools: [
           {
@@ -241,7 +254,10 @@ test("an MCP tool's description and result render as text", async ({ page }) => 
   // The MCP panel lists the server's tool with its description.
   await page.getByTestId('tab-mcp').click();
   await expect(page.locator('[data-testid="mcp-server"][data-name="xss"]')).toBeVisible();
-  await page.locator('[data-testid="mcp-server"][data-name="xss"]').click();
+  for (const details of ['mcp-instructions', 'mcp-prompts']) {
+    await page.getByTestId(details).locator('summary').click();
+    await expect(page.getByTestId(details)).toContainText('<svg onload=window.__xss=1>');
+  }
   await expectClean(page, 'MCP panel');
 });
 
