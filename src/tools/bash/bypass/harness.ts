@@ -7,16 +7,20 @@
  * could have failed.
  */
 import { expect } from 'vitest';
+import { createToolUseContext } from '../../../core/context.ts';
+import type { QueryEvent } from '../../../core/events.ts';
+import { createCanUseTool } from '../../../core/permissions/can-use-tool.ts';
+import { rulesFromSet } from '../../../core/permissions/rules.ts';
+import {
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PermissionRuleSet,
+} from '../../../core/permissions/types.ts';
+import type { AnyTool } from '../../../core/tool.ts';
+import { prepareCall, runToolCall } from '../../../core/tool-execution.ts';
 import { createJustBashSandbox } from '../../../sandbox/just-bash.ts';
 import type { Sandbox } from '../../../sandbox/sandbox.ts';
-import { BashTool } from '../../../tools/bash/bash.ts';
-import { createToolUseContext } from '../../context.ts';
-import type { QueryEvent } from '../../events.ts';
-import type { AnyTool } from '../../tool.ts';
-import { prepareCall, runToolCall } from '../../tool-execution.ts';
-import { createCanUseTool } from '../can-use-tool.ts';
-import { rulesFromSet } from '../rules.ts';
-import { PERMISSION_MODES, type PermissionMode, type PermissionRuleSet } from '../types.ts';
+import { BashTool } from '../bash.ts';
 
 export const ROOT = '/home/user/project';
 export const SECRET = 'sk-live-SECRET-0042';
