@@ -104,6 +104,7 @@ describe('--test-only', () => {
 
   it('describe.only runs its tests unless some are marked only (Node 22)', async () => {
     const file = `${PROJECT}/only-suite.test.js`;
+    // The .only calls below are guest code: the file our node:test runs, not tests of this suite.
     const { stdout, exitCode } = await runTestFiles(
       {
         [file]: `const { describe, it, test } = require('node:test');
