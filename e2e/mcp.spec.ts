@@ -7,11 +7,12 @@
  * MCP tools are deferred: the model loads them with ToolSearch (native tool_reference mode) before
  * calling them; an alwaysLoad tool is sent from the start.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { announcedDeferredTools } from '../src/core/deferred-tools.ts';
 import { type EverythingServer, startEverythingServer } from './mcp/everything.ts';
 import { type McpHttpHost, startMcpHttpHost } from './mcp/http-host.ts';
 import { ALWAYS_LOAD_TOOL, createManyToolsServer, type ManyToolsServer } from './mcp/many-tools-server.ts';
+import { allowIfAsked, saveServersAndReload } from './mcp/page.ts';
 import { createQuirkyServer } from './mcp/quirky-server.ts';
 import { type MockApi, startMockApi } from './mock-api/server.ts';
 import {
@@ -23,9 +24,6 @@ import {
   toolResultFor,
   waitIdle,
 } from './support/app.ts';
-
-/** Where the page's McpManager keeps the user's servers (src/mcp/storage.ts). */
-const DB = { name: 'tabcode-mcp', store: 'servers', key: 'servers' };
 
 let api: MockApi;
 let many: ManyToolsServer;
@@ -49,47 +47,6 @@ test.afterAll(async () => {
 test.beforeEach(() => {
   api.reset();
 });
-
-/** Saves MCP server configs the way the settings do (IndexedDB), then reloads so the session reads them. */
-async function saveServersAndReload(
-  page: Page,
-  servers: Array<{ name: string; url: string }>,
-): Promise<void> {
-  await page.evaluate(
-    async ({ db, configs }) => {
-      await new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open(db.name);
-        open.onupgradeneeded = () => open.result.createObjectStore(db.store);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction(db.store, 'readwrite');
-          tx.objectStore(db.store).put(configs, db.key);
-          tx.oncomplete = () => {
-            open.result.close();
-            resolve();
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      });
-    },
-    { db: DB, configs: servers.map((s) => ({ type: 'http', source: 'settings', ...s })) },
-  );
-  await openApp(page);
-}
-
-/**
- * Lets an MCP call run: the permission engine may ask before an MCP tool runs (the card shows a
- * prompt); allow it once. Resolves when the card has settled or its prompt was answered.
- */
-async function allowIfAsked(page: Page, toolUseId: string): Promise<void> {
-  const card = toolCard(page, toolUseId);
-  const allow = card.getByTestId('permission-allow-once');
-  const settled = page.locator(
-    `[data-testid="tool-card"][data-tool-use-id="${toolUseId}"]:is([data-status="done"],[data-status="error"])`,
-  );
-  await expect(allow.or(settled)).toBeVisible();
-  if (await allow.isVisible()) await allow.click();
-}
 
 const toolNames = (i: number) => (api.requests[i]?.body.tools ?? []).map((t) => ('name' in t ? t.name : ''));
 
