@@ -61,8 +61,6 @@ interface Entry {
   call: McpCallFn;
 }
 
-const errorText = (err: unknown) => messageOf(err);
-
 /**
  * True while a server that dropped is being reconnected without the user (a backoff step is pending, or
  * an automatic attempt is under way). False once it is connected, gave up, failed or needs a sign-in.
@@ -259,7 +257,7 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       try {
         await exchangeCode(provider, checkAuthorizationResponse(answer, provider.expectedState()));
       } catch (err) {
-        entry.state = { ...entry.state, auth: { signedIn: false, error: errorText(err) } };
+        entry.state = { ...entry.state, auth: { signedIn: false, error: messageOf(err) } };
       }
     }
     return provider;
@@ -372,9 +370,9 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       if (err instanceof McpAuthRequiredError) {
         setState(entry, { status: 'needs-auth', ...authState(entry), error: undefined });
       } else if (automatic && entry.reconnectAttempts > 0) {
-        scheduleReconnect(entry, errorText(err));
+        scheduleReconnect(entry, messageOf(err));
       } else {
-        setState(entry, { status: 'failed', error: errorText(err), ...authState(entry) });
+        setState(entry, { status: 'failed', error: messageOf(err), ...authState(entry) });
       }
       return { ...entry.state };
     }
@@ -501,7 +499,7 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
           await signingIn;
         } catch (err) {
           const message =
-            err instanceof SignInError ? err.message : `Sign-in did not finish: ${errorText(err)}`;
+            err instanceof SignInError ? err.message : `Sign-in did not finish: ${messageOf(err)}`;
           setState(entry, { ...authState(entry, message) });
           return { ...entry.state };
         }

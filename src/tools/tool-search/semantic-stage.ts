@@ -44,8 +44,6 @@ function statusHub(initial: SemanticStatus) {
   };
 }
 
-const errorText = (err: unknown) => messageOf(err);
-
 /** A timer that resolves undefined after `ms` (or never, for ms = Infinity). */
 function timeout<T>(ms: number): Promise<T | undefined> {
   return new Promise((resolve) => {
@@ -74,7 +72,7 @@ export function createVectorsCore(load: () => Promise<Uint8Array>) {
           return vectors;
         })
         .catch((err) => {
-          hub.set({ state: 'failed', reason: `the word-vector table did not load (${errorText(err)})` });
+          hub.set({ state: 'failed', reason: `the word-vector table did not load (${messageOf(err)})` });
           return undefined;
         });
     }
@@ -145,7 +143,7 @@ export function createWorkerSemanticStage(spawn: () => Worker): SemanticStage {
     try {
       worker = spawn();
     } catch (err) {
-      fail(`its worker did not start (${errorText(err)})`);
+      fail(`its worker did not start (${messageOf(err)})`);
       return undefined;
     }
     worker.onmessage = (e: MessageEvent<WorkerReply>) => {
@@ -185,7 +183,7 @@ export function createWorkerSemanticStage(spawn: () => Worker): SemanticStage {
         } satisfies WorkerRequest);
       } catch (err) {
         pending.delete(id);
-        fail(`its worker did not take a request (${errorText(err)})`);
+        fail(`its worker did not take a request (${messageOf(err)})`);
         return Promise.resolve(undefined);
       }
       return Promise.race([answer, timeout<Expansions>(waitMs)]).then((r) => {
