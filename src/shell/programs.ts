@@ -12,6 +12,9 @@ import { changesShellState, NAME_BUILTINS, SPECS, type Spec } from './specs.ts';
 import { analyzeTest } from './test-expr.ts';
 import type { ShellWord } from './types.ts';
 
+/** The working directory, read by a recursive search given no file. */
+const CWD_WORD: ShellWord = { text: '.', dynamic: false, glob: false };
+
 export type { PathUse, ProgramFacts } from './facts.ts';
 export { changesShellState, isBuiltin } from './specs.ts';
 
@@ -45,7 +48,11 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
       return ops.map((w) => use(w, 'write', true, recursive));
     case 'pattern': {
       const given = spec.patternOptions?.some((o) => a.flags.has(o));
-      return (given ? ops : ops.slice(1)).map((w) => use(w, 'read', true, recursive));
+      const files = given ? ops : ops.slice(1);
+      // A recursive search given no file searches the working directory (rg always, GNU grep -r since
+      // 2.11): `rg KEY` reads every file under the cwd, denied ones included.
+      if (recursive && files.length === 0) return [use(CWD_WORD, 'read', true, true)];
+      return files.map((w) => use(w, 'read', true, recursive));
     }
     case 'mode': {
       const byReference = a.flags.has('--reference');

@@ -264,3 +264,31 @@ export const PROTECTED: BypassCase[] = [
     bypass: 'ask',
   },
 ];
+
+/**
+ * Files a command reads without naming them: a recursive search given no file searches the working
+ * directory, denied files included (rg always; GNU grep -r since 2.11).
+ */
+export const IMPLICIT_PATHS: BypassCase[] = [
+  { what: 'rg with no path reads secrets/', command: 'rg sk-live', effect: { leaks: true }, bypass: 'ask' },
+  {
+    what: 'rg --hidden with no path reads .env',
+    command: 'rg --hidden TOKEN',
+    effect: { leaks: true },
+    bypass: 'ask',
+  },
+  { what: 'rg -uu with no path reads .env', command: 'rg -uu TOKEN', effect: { leaks: true }, bypass: 'ask' },
+  {
+    what: 'rg -e PATTERN with no path',
+    command: 'rg -e sk-live -i',
+    effect: { leaks: true },
+    bypass: 'ask',
+  },
+  {
+    what: 'grep -r with no path (GNU grep searches the cwd)',
+    command: 'grep -r sk-live',
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];
