@@ -80,6 +80,14 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
     out.problem = 'git branch that creates, deletes or changes branches';
     return out;
   }
+  // Operands of a read-only subcommand may be files whose content it prints (`git blame .env`,
+  // `git diff --no-index .env x`, `git log -p -- .env`), or a revision and a path (`git show HEAD:.env`).
+  for (const w of rest) {
+    if (w.text.startsWith('-')) continue;
+    const colon = w.text.indexOf(':');
+    const path = colon >= 0 ? { ...w, text: w.text.slice(colon + 1) } : w;
+    if (path.text !== '') out.paths.push(use(path, 'read', false));
+  }
   out.problem = null;
   return out;
 }

@@ -267,7 +267,9 @@ export const PROTECTED: BypassCase[] = [
 
 /**
  * Files a command reads without naming them: a recursive search given no file searches the working
- * directory, denied files included (rg always; GNU grep -r since 2.11).
+ * directory, denied files included (rg always; GNU grep -r since 2.11). And files named where the
+ * analysis once did not look: operands of git's read-only subcommands (there is no git in just-bash,
+ * so those cases assert only that nothing ran).
  */
 export const IMPLICIT_PATHS: BypassCase[] = [
   { what: 'rg with no path reads secrets/', command: 'rg sk-live', effect: { leaks: true }, bypass: 'ask' },
@@ -291,4 +293,18 @@ export const IMPLICIT_PATHS: BypassCase[] = [
     bypass: 'ask',
     bashOnly: true,
   },
+  ...[
+    'git blame .env',
+    'git show HEAD:.env',
+    'git diff --no-index .env /dev/null',
+    'git log -p -- secrets/key.pem',
+  ].map(
+    (command): BypassCase => ({
+      what: command,
+      command,
+      effect: { leaks: true },
+      bypass: 'ask',
+      bashOnly: true,
+    }),
+  ),
 ];
