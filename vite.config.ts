@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { featureDefines } from './src/core/features.ts';
+import { storageNamespaceDefines } from './src/core/storage-namespace.ts';
 import { pyodideAssets } from './src/runtimes/python/assets-plugin.ts';
 import { fetchProxyPlugin } from './src/tools/web-fetch/fetch-proxy-plugin.ts';
 
@@ -67,25 +68,30 @@ export const DEFAULT_EMBED_FRAME_ANCESTORS = '*';
  * everything but frame-ancestors.
  */
 function cspPlugin(python: boolean, embedAncestors: string): Plugin {
-  const header =
-    (dev: boolean) => (req: { url?: string }, res: { setHeader(n: string, v: string): void }) => {
-      const embed = /^\/embed\.html(?:[?#]|$)/.test(req.url ?? '');
+  const header = (dev: boolean, base: string) => {
+    // embed.html at the server's base path (`/embed.html`, `/playground/embed.html`), and nowhere else:
+    // a page at another path keeps frame-ancestors 'none'. A relative base is served at `/`.
+    const prefix = base.startsWith('/') ? base : '/';
+    const embedPath = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}embed\\.html(?:[?#]|$)`);
+    return (req: { url?: string }, res: { setHeader(n: string, v: string): void }) => {
+      const embed = embedPath.test(req.url ?? '');
       res.setHeader(
         'Content-Security-Policy',
         contentSecurityPolicy({ python, dev, frameAncestors: embed ? embedAncestors : "'none'" }),
       );
     };
+  };
   return {
     name: 'tabcode-csp',
     configureServer(server) {
-      const set = header(true);
+      const set = header(true, server.config.base);
       server.middlewares.use((req, res, next) => {
         set(req, res);
         next();
       });
     },
     configurePreviewServer(server) {
-      const set = header(false);
+      const set = header(false, server.config.base);
       server.middlewares.use((req, res, next) => {
         set(req, res);
         next();
@@ -106,6 +112,8 @@ export default defineConfig(({ mode, command }) => {
   const env = { ...process.env, ...loadEnv(mode, process.cwd(), ['ANTHROPIC_', 'TABCODE_']) };
   const apiKey = env.ANTHROPIC_API_KEY;
   const features = featureDefines(mode, env);
+  // Throws (the build stops with its message) for a bad TABCODE_STORAGE_NAMESPACE / TABCODE_EMBED_STORAGE_NAMESPACE.
+  const namespaces = storageNamespaceDefines(env);
   return {
     // Gate PYTHON: Pyodide's files are copied into the build (and served in dev) only with it on.
     // WebFetch's proxy at /api/fetch, on the dev server and `vite preview` only (never in a build).
@@ -120,6 +128,7 @@ export default defineConfig(({ mode, command }) => {
     ],
     define: {
       ...features,
+      ...namespaces,
       __TABCODE_DEV_PROXY__: JSON.stringify(Boolean(apiKey) && command === 'serve'),
       // The parent origins embed.html obeys (src/embed/host-bridge.ts), baked in so no framing page can change it.
       'import.meta.env.TABCODE_EMBED_ALLOWED_ORIGINS': JSON.stringify(

@@ -9,6 +9,7 @@ import { basename, dirname, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, loadEnv, type Plugin } from 'vite';
 import { featureDefines } from './src/core/features.ts';
+import { storageNamespaceDefines } from './src/core/storage-namespace.ts';
 import { scopeCss } from './src/embed/package/scope-css.ts';
 import { pyodideAssets } from './src/runtimes/python/assets-plugin.ts';
 
@@ -66,7 +67,8 @@ export default defineConfig(({ mode }) => {
       ...(features.__FEATURE_PYTHON__ === 'true' ? [pyodideAssets()] : []),
       reactEntry(outDir),
     ],
-    define: { ...features, __TABCODE_DEV_PROXY__: 'false' },
+    // The package is the embed: it uses TABCODE_EMBED_STORAGE_NAMESPACE (a bad value stops the build).
+    define: { ...features, ...storageNamespaceDefines(env), __TABCODE_DEV_PROXY__: 'false' },
     css: { postcss: { plugins: [scopeCss()] } },
     build: {
       outDir,

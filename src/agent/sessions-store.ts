@@ -16,6 +16,7 @@ import { createStore, del, get, promisifyRequest, set, type UseStore } from 'idb
 import { INTERRUPT_MESSAGE } from '../core/constants.ts';
 import { ensureToolResultPairing, type MessageParam, withUserText } from '../core/messages.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
+import { storageName } from '../core/storage-namespace.ts';
 import type { RequestSizes } from './types.ts';
 
 /** Title of a session before its first prompt names it. */
@@ -116,8 +117,8 @@ const listRange = (name: ListName, id: string, from = 0) =>
   IDBKeyRange.bound([name, id, from], [name, id, Number.POSITIVE_INFINITY]);
 const headKey = (id: string) => ['head', id];
 
-/** A store over IndexedDB database `dbName` (one object store). */
-export function createSessionsStore(dbName = 'tabcode-sessions'): SessionsStore {
+/** A store over IndexedDB database `dbName` (one object store; default `<namespace>-sessions`). */
+export function createSessionsStore(dbName = storageName('sessions')): SessionsStore {
   const db: UseStore = createStore(dbName, 'records');
 
   const writePatch = (patch: SessionPatch, full: boolean) =>
@@ -325,8 +326,8 @@ export function repairInterruptedTranscript(messages: readonly MessageParam[]): 
 
 // ---- small key/value settings store ------------------------------------------------------------
 
-/** A key/value store for the page's settings, in its own database. */
-export function createKeyValueStore(dbName = 'tabcode-settings') {
+/** A key/value store for the page's settings, in its own database (default `<namespace>-settings`). */
+export function createKeyValueStore(dbName = storageName('settings')) {
   const db = createStore(dbName, 'kv');
   return {
     get: <T>(key: string) => get<T>(key, db),

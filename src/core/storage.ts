@@ -5,6 +5,7 @@
  * the real IndexedDB code path in Node).
  */
 import { createStore, del, delMany, get, getMany, keys, set, type UseStore } from 'idb-keyval';
+import { storageName } from './storage-namespace.ts';
 
 /** An async key-value store. Values must be structured-cloneable. Implementations never lose a write they resolved. */
 export interface KeyValueStore {
@@ -16,15 +17,13 @@ export interface KeyValueStore {
   keys(prefix?: string): Promise<string[]>;
 }
 
-/** The IndexedDB database tabcode uses; one object store per purpose. */
-export const IDB_DATABASE_PREFIX = 'tabcode';
-
 /**
- * A store on IndexedDB: database `tabcode-<name>` with one object store `kv` (idb-keyval creates a
- * database per store, so each purpose gets its own). Requires `indexedDB` (the page, or fake-indexeddb).
+ * A store on IndexedDB: database `<namespace>-<name>` (storage-namespace.ts; `tabcode-<name>` by default)
+ * with one object store `kv` (idb-keyval creates a database per store, so each purpose gets its own).
+ * Requires `indexedDB` (the page, or fake-indexeddb).
  */
 export function createIdbStore(name: string): KeyValueStore {
-  const store: UseStore = createStore(`${IDB_DATABASE_PREFIX}-${name}`, 'kv');
+  const store: UseStore = createStore(storageName(name), 'kv');
   return {
     get: (key) => get(key, store),
     getMany: (list) => getMany([...list], store),

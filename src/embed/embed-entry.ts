@@ -3,6 +3,8 @@
  * its own, or with `?mode=direct`, it listens to no one: a script of the same page calls
  * `window.tabcode.mount(element, config)` (the same API a bundling host imports from mount.ts).
  */
+// First: the embed's storage namespace, before any module below can open storage.
+import './storage-scope.ts';
 import { connectToHost } from './host-bridge.ts';
 import { mount } from './mount.ts';
 

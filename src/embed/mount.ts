@@ -10,6 +10,8 @@
  * no key, no network) or points `baseURL` at a proxy that adds the key. A bad config field is reported
  * (console.warn, an `embed-warning` DOM event on `element`, a notice in the page) and ignored.
  */
+// First: the embed's storage namespace, before any module below can open storage.
+import './storage-scope.ts';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { AgentSettings } from '../agent/types.ts';

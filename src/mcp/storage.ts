@@ -4,10 +4,11 @@
  * embed and in-page servers come back from their own sources on every load.
  */
 import { createStore, get, set, type UseStore } from 'idb-keyval';
+import { storageName } from '../core/storage-namespace.ts';
 import type { PersistedMcpServerConfig } from './types.ts';
 
-/** IndexedDB database and object store holding the configs (one key: MCP_SERVERS_KEY). */
-export const MCP_DB_NAME = 'tabcode-mcp';
+/** IndexedDB database (`<namespace>-mcp`, core/storage-namespace.ts) and object store holding the configs (one key: MCP_SERVERS_KEY). */
+export const MCP_DB_PURPOSE = 'mcp';
 export const MCP_STORE_NAME = 'servers';
 export const MCP_SERVERS_KEY = 'servers';
 
@@ -41,7 +42,7 @@ export function parsePersistedConfig(value: unknown): PersistedMcpServerConfig |
 
 /** The idb-keyval backed store (IndexedDB in the page, fake-indexeddb in tests). */
 export function createIdbConfigStore(
-  dbName: string = MCP_DB_NAME,
+  dbName: string = storageName(MCP_DB_PURPOSE),
   storeName: string = MCP_STORE_NAME,
 ): McpConfigStore {
   let store: UseStore | undefined;

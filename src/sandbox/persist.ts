@@ -10,6 +10,7 @@
  */
 import { clear, createStore, entries, promisifyRequest, type UseStore } from 'idb-keyval';
 import { messageOf } from '../core/errors.ts';
+import { storageName } from '../core/storage-namespace.ts';
 import { DEMO_PROJECT } from './demo-project.ts';
 import { type FileStat, relativeTo, type Sandbox, type SandboxChange } from './sandbox.ts';
 import { Emitter } from './shared.ts';
@@ -43,8 +44,8 @@ interface Meta {
   savedAt: number;
 }
 
-/** The IndexedDB store (database `name`, one object store; keys `f:<path>` and `meta`). */
-export function idbProjectStore(name = 'tabcode-project'): ProjectStore {
+/** The IndexedDB store (database `name`, default `<namespace>-project`; one object store; keys `f:<path>` and `meta`). */
+export function idbProjectStore(name = storageName('project')): ProjectStore {
   let store: UseStore | undefined;
   const use = () => {
     store ??= createStore(name, 'tree');

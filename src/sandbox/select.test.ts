@@ -8,8 +8,8 @@ import { idbProjectStore } from './persist.ts';
 import {
   openSandbox,
   readSandboxPreference,
-  SANDBOX_SETTING_KEY,
   sandboxHost,
+  sandboxSettingKey,
   saveSandboxPreference,
   WEBCONTAINER_EXPLICIT_TIMEOUT_MS,
 } from './select.ts';
@@ -37,7 +37,7 @@ function fakeAcquire() {
 
 describe('sandbox preference', () => {
   it('takes ?sandbox= over the setting over auto, and ignores unknown values', () => {
-    const storage = { getItem: (k: string) => (k === SANDBOX_SETTING_KEY ? 'just-bash' : null) };
+    const storage = { getItem: (k: string) => (k === sandboxSettingKey() ? 'just-bash' : null) };
     expect(readSandboxPreference('?sandbox=webcontainer', storage)).toEqual({
       preference: 'webcontainer',
       source: 'url',
@@ -61,7 +61,7 @@ describe('sandbox preference', () => {
   it('saves the setting, and says when storage refuses', () => {
     const saved: Record<string, string> = {};
     expect(saveSandboxPreference('webcontainer', { setItem: (k, v) => (saved[k] = v) })).toBe(true);
-    expect(saved[SANDBOX_SETTING_KEY]).toBe('webcontainer');
+    expect(saved[sandboxSettingKey()]).toBe('webcontainer');
     const refusing = {
       setItem: () => {
         throw new Error('QuotaExceededError');

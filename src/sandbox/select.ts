@@ -10,6 +10,7 @@
  */
 
 import { messageOf } from '../core/errors.ts';
+import { storageName } from '../core/storage-namespace.ts';
 import { DEMO_PROJECT } from './demo-project.ts';
 import { createJustBashSandbox } from './just-bash.ts';
 import {
@@ -32,8 +33,8 @@ import {
 export type SandboxPreference = 'auto' | 'webcontainer' | 'just-bash';
 export const SANDBOX_PREFERENCES: readonly SandboxPreference[] = ['auto', 'webcontainer', 'just-bash'];
 
-/** localStorage key of the sandbox setting. */
-export const SANDBOX_SETTING_KEY = 'tabcode.sandbox';
+/** localStorage key of the sandbox setting: `<namespace>.sandbox` (`tabcode.sandbox`). */
+export const sandboxSettingKey = (): string => storageName('sandbox', '.');
 /** Asked for explicitly: how long the WebContainer may take to boot. */
 export const WEBCONTAINER_EXPLICIT_TIMEOUT_MS = 60_000;
 /** How long a boot may still take once StackBlitz's runtime page failed to load. */
@@ -62,7 +63,7 @@ export function readSandboxPreference(
   const fromUrl = new URLSearchParams(search).get('sandbox');
   if (isPreference(fromUrl)) return { preference: fromUrl, source: 'url' };
   try {
-    const saved = storage?.getItem(SANDBOX_SETTING_KEY);
+    const saved = storage?.getItem(sandboxSettingKey());
     if (isPreference(saved)) return { preference: saved, source: 'setting' };
   } catch {
     // Storage blocked: the default.
@@ -76,7 +77,7 @@ export function saveSandboxPreference(
   storage: Pick<Storage, 'setItem'> | undefined = pageStorage(),
 ): boolean {
   try {
-    storage?.setItem(SANDBOX_SETTING_KEY, preference);
+    storage?.setItem(sandboxSettingKey(), preference);
     return storage !== undefined;
   } catch {
     return false;

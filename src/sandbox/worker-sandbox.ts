@@ -12,6 +12,7 @@
  */
 import { WORKSPACE_ROOT } from '../core/constants.ts';
 import { messageOf } from '../core/errors.ts';
+import { storageNamespace } from '../core/storage-namespace.ts';
 import type { FileChange } from '../runtimes/shared/protocol.ts';
 import {
   type BackgroundOutput,
@@ -147,6 +148,8 @@ class WorkerSandbox implements Sandbox {
       reason: this.options.reason,
       maxOutputChars: this.options.maxOutputChars,
       sessions,
+      // The worker opens storage of its own (npm's tarball cache): under this page's namespace.
+      storageNamespace: storageNamespace(),
     };
     worker.postMessage({ type: 'init', options: init });
     await ready;

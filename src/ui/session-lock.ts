@@ -3,9 +3,10 @@
  * tab opening the same session knows, shows it read-only, and never overwrites what the first one saves.
  * Where the Web Locks API is missing (old browsers, Node) every tab holds the lock.
  */
+import { storageName } from '../core/storage-namespace.ts';
 
 /** The name of a session's lock (per origin, shared by every tab of it). */
-export const sessionLockName = (id: string) => `tabcode-session:${id}`;
+export const sessionLockName = (id: string) => storageName(`session:${id}`);
 
 export interface SessionLock {
   /** False: another tab holds the session. */

@@ -5,6 +5,7 @@
  * malformed rule is refused with its reason and shown, and never stops the others from working.
  */
 import { createStore, get, set, type UseStore } from 'idb-keyval';
+import { storageName } from '../storage-namespace.ts';
 import { formatRule, ruleSetOf, rulesFromSet, validateRule } from './rules.ts';
 import type {
   PermissionBehavior,
@@ -23,8 +24,8 @@ export interface PermissionSettingsStorage {
 /** The key of the settings rules in their storage. */
 export const SETTINGS_RULES_KEY = 'rules';
 
-/** Settings rules in IndexedDB: database `tabcode-permissions` (or `database`), object store `kv`. */
-export function createIdbPermissionStorage(database = 'tabcode-permissions'): PermissionSettingsStorage {
+/** Settings rules in IndexedDB: database `<namespace>-permissions` (or `database`), object store `kv`. */
+export function createIdbPermissionStorage(database = storageName('permissions')): PermissionSettingsStorage {
   let store: UseStore | undefined;
   const db = () => {
     store ??= createStore(database, 'kv');

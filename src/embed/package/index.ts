@@ -4,6 +4,8 @@
  * component is `tabcode/react`; the stylesheet `tabcode/style.css` (added by the first playground when
  * the page has not loaded it).
  */
+// First: the embed's storage namespace, before any module below can open storage.
+import '../storage-scope.ts';
 import {
   EMBED_WARNING_EVENT,
   type EmbedHandle,

@@ -3,7 +3,8 @@
  * request, and packuments in memory for a few minutes.
  */
 import { clear, createStore, del, get, set, type UseStore } from 'idb-keyval';
-import { CACHE_DB_NAME, CACHE_STORE_NAME, PACKUMENT_TTL_MS } from './constants.ts';
+import { storageName } from '../../core/storage-namespace.ts';
+import { CACHE_DB_PURPOSE, CACHE_STORE_NAME, PACKUMENT_TTL_MS } from './constants.ts';
 import type { PackumentCache, TarballCache } from './host.ts';
 
 export interface IndexedDbTarballCache extends TarballCache {
@@ -14,7 +15,7 @@ export interface IndexedDbTarballCache extends TarballCache {
 }
 
 /**
- * Tarballs in IndexedDB, database `tabcode-npm`, store `tarballs` by default. Never throws: without
+ * Tarballs in IndexedDB, database `<namespace>-npm` (`tabcode-npm`), store `tarballs` by default. Never throws: without
  * IndexedDB (or when it fails, e.g. over quota) it behaves as an empty cache.
  */
 export function createIndexedDbTarballCache(
@@ -23,7 +24,10 @@ export function createIndexedDbTarballCache(
   let store: UseStore | undefined;
   const open = (): UseStore | undefined => {
     if (typeof indexedDB === 'undefined') return undefined;
-    store ??= createStore(options.dbName ?? CACHE_DB_NAME, options.storeName ?? CACHE_STORE_NAME);
+    store ??= createStore(
+      options.dbName ?? storageName(CACHE_DB_PURPOSE),
+      options.storeName ?? CACHE_STORE_NAME,
+    );
     return store;
   };
   return {

@@ -36,8 +36,8 @@ export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 /** Most entries in one tarball. */
 export const MAX_TAR_ENTRIES = 100_000;
 
-/** IndexedDB database and object store of the tarball cache. */
-export const CACHE_DB_NAME = 'tabcode-npm';
+/** IndexedDB database (its purpose: `<namespace>-npm`, see core/storage-namespace.ts) and object store of the tarball cache. */
+export const CACHE_DB_PURPOSE = 'npm';
 export const CACHE_STORE_NAME = 'tarballs';
 
 /** Exit code when Esc or a timeout stopped npm (a shell's 128 + SIGINT). */

@@ -6,6 +6,7 @@
  * started from that backup).
  */
 import { messageOf } from '../../core/errors.ts';
+import { setStorageNamespace } from '../../core/storage-namespace.ts';
 import type { FileChange, WorkerToHost } from '../../runtimes/shared/protocol.ts';
 import type { WorkerLike } from '../../runtimes/shared/runtime-pool.ts';
 import { createJustBashSandbox, type JustBashSandboxOptions } from '../just-bash.ts';
@@ -152,6 +153,7 @@ export function serveSandbox(
       case 'init':
         void (async () => {
           try {
+            if (message.options.storageNamespace) setStorageNamespace(message.options.storageNamespace);
             const sb = await create(
               {
                 files: message.options.files,

@@ -44,6 +44,8 @@ export interface InitOptions {
   maxOutputChars?: number;
   /** Session states to start with (a restarted worker takes over the old one's). */
   sessions?: SessionState[];
+  /** The page's storage namespace (core/storage-namespace.ts), for the storage the worker opens. */
+  storageNamespace?: string;
 }
 
 export type PageToWorker =
