@@ -24,6 +24,7 @@ import { type AdaptedTools, adaptMcpTools, type McpCallFn, type McpCallOptions }
 import { listAll, type McpPromptInfo, type McpResourceInfo, toPrompts, toResources } from './catalog.ts';
 import type { ElicitationAnswer, McpInteractionAnswer, SamplingSummary } from './interactions.ts';
 import { elicitationFields, samplingText } from './interactions.ts';
+import { guardRequest, McpMalformedMessageError } from './malformed.ts';
 import { MALFORMED_MARK } from './response-guard.ts';
 import type { ImageDownscaler } from './results.ts';
 import type { SchemaValidator } from './schema.ts';
@@ -305,7 +306,8 @@ export async function connectMcpServer(
   const firstLists = async (timeout: number): Promise<void> => {
     for (let signIns = 0; ; signIns++) {
       try {
-        await loadLists(session.client, timeout);
+        const client = session.client;
+        await guardRequest(client, () => loadLists(client, timeout));
         return;
       } catch (err) {
         if (!(err instanceof s.UnauthorizedError) || !env.authProvider || signIns >= 2) throw err;
@@ -388,14 +390,18 @@ export async function connectMcpServer(
   };
 
   /** Runs one request on the current session, recovering once from a lost session or an auth refusal. */
-  const run = async <T>(fn: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> => {
+  const run = async <T>(
+    fn: (client: Client, signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
       if (reopening) await reopening;
       const client = session.client;
       try {
-        return await fn(client);
+        // A malformed message the server sends meanwhile fails the request at once (malformed.ts).
+        return await guardRequest(client, (guarded) => fn(client, guarded), signal);
       } catch (err) {
-        if (signal?.aborted || closing || attempt > 0) throw err;
+        if (signal?.aborted || closing || attempt > 0 || err instanceof McpMalformedMessageError) throw err;
         if (isSessionGone(s, err)) {
           await reinitialize(client);
           continue;
@@ -435,9 +441,9 @@ export async function connectMcpServer(
       inFlight.set(key, options.toolUseId);
       try {
         return await run(
-          (client) =>
+          (client, signal) =>
             client.request({ method: 'tools/call', params: { name: toolName, arguments: args } }, CallLoose, {
-              signal: options.signal,
+              signal,
               timeout: toolTimeout,
               // Progress shows on the tool card and keeps a long call alive, up to a total cap.
               resetTimeoutOnProgress: true,
@@ -448,6 +454,11 @@ export async function connectMcpServer(
         );
       } catch (err) {
         if (options.signal.aborted) throw err;
+        if (err instanceof McpMalformedMessageError) {
+          throw new Error(
+            `${err.message} The call to ${toolName} was abandoned: it may or may not have run on the server.`,
+          );
+        }
         if (err instanceof s.McpError && isMalformedAnswer(err.data)) {
           // Rewritten by response-guard.ts: the server's fault, said plainly.
           throw new Error(
@@ -469,10 +480,10 @@ export async function connectMcpServer(
     async readResource(uri, signal) {
       if (lost || closing) throw notConnected();
       return run(
-        (client) =>
+        (client, guarded) =>
           client.request({ method: 'resources/read', params: { uri } }, CallLoose, {
             timeout: toolTimeout,
-            ...(signal ? { signal } : {}),
+            signal: guarded,
           }),
         signal,
       );
@@ -480,10 +491,10 @@ export async function connectMcpServer(
     async getPrompt(name, args, signal) {
       if (lost || closing) throw notConnected();
       return run(
-        (client) =>
+        (client, guarded) =>
           client.request({ method: 'prompts/get', params: { name, arguments: args } }, CallLoose, {
             timeout: toolTimeout,
-            ...(signal ? { signal } : {}),
+            signal: guarded,
           }),
         signal,
       );

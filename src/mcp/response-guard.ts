@@ -7,7 +7,8 @@
  * error response for that id (code MALFORMED_RESPONSE_CODE, the problem in its message), before the
  * SDK sees it:
  *
- * - HTTP transports (Streamable HTTP, legacy SSE): `guardFetch` rewrites JSON bodies and event streams;
+ * - HTTP transports (Streamable HTTP, legacy SSE): `guardFetch` rewrites JSON bodies and event streams,
+ *   and reports what it cannot tie to a request (no id, not JSON-RPC, not JSON) for malformed.ts;
  * - in-page transports: `guardTransport` rewrites each message handed to the client.
  *
  * Requests, notifications and well-formed answers pass through unchanged. Never throws.
@@ -65,13 +66,49 @@ export function guardMessage(msg: unknown): unknown {
   };
 }
 
+/** Longest excerpt of a malformed message quoted in a report. */
+const MAX_EXCERPT_CHARS = 200;
+const excerpt = (s: string): string =>
+  s.length > MAX_EXCERPT_CHARS ? `${s.slice(0, MAX_EXCERPT_CHARS)}…` : s;
+
+/** Hears of a malformed message no request can be named for (see malformed.ts). */
+export type MalformedReport = (detail: string) => void;
+
+/**
+ * Why `msg` is malformed in a way that cannot be tied to a request (no usable id, or not a JSON-RPC
+ * message at all), or null. A malformed answer with an id is guardMessage's; a well-formed answer
+ * whose id matches nothing is left to the SDK, which knows the ids in flight.
+ */
+export function unattributedProblem(msg: unknown): string | null {
+  const quoted = () => excerpt(JSON.stringify(msg) ?? String(msg));
+  if (!isObject(msg)) return `it is not a JSON-RPC 2.0 message: ${quoted()}`;
+  if ('method' in msg) {
+    return msg.jsonrpc === '2.0' && typeof msg.method === 'string'
+      ? null
+      : `it is not a JSON-RPC 2.0 message: ${quoted()}`;
+  }
+  const id = msg.id;
+  if (typeof id === 'string' || typeof id === 'number') return null;
+  const problem = responseProblem(msg);
+  // A well-formed error without an id (a parse error, say) reaches the SDK, which reports it with its words.
+  if (!problem && 'error' in msg) return null;
+  return `it is not a JSON-RPC 2.0 message (${problem ?? 'an answer'} without a request id): ${quoted()}`;
+}
+
 /** The JSON text `text` with malformed answers rewritten, or `text` itself when nothing changed. */
-function guardJsonText(text: string): string {
+function guardJsonText(text: string, report?: MalformedReport): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch {
+  } catch (err) {
+    report?.(`it is not JSON (${excerpt(err instanceof Error ? err.message : String(err))})`);
     return text;
+  }
+  if (report) {
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+      const problem = unattributedProblem(m);
+      if (problem) report(problem);
+    }
   }
   const guarded = Array.isArray(parsed) ? parsed.map(guardMessage) : guardMessage(parsed);
   const changed = Array.isArray(parsed)
@@ -81,7 +118,7 @@ function guardJsonText(text: string): string {
 }
 
 /** One server-sent event (its lines) with a malformed answer in its data rewritten. */
-function guardEvent(event: string): string {
+function guardEvent(event: string, report?: MalformedReport): string {
   const lines = event.split(/\r?\n/);
   const type = lines
     .find((l) => l.startsWith('event:'))
@@ -91,13 +128,18 @@ function guardEvent(event: string): string {
   const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''));
   if (data.length === 0) return event;
   const joined = data.join('\n');
-  const guarded = guardJsonText(joined);
+  // An event with empty data (a priming event before a resumable stream) carries no message.
+  if (joined === '') return event;
+  const guarded = guardJsonText(joined, report);
   if (guarded === joined) return event;
   return [...lines.filter((l) => !l.startsWith('data:')), `data: ${guarded}`].join('\n');
 }
 
 /** An event stream with malformed answers rewritten, event by event. */
-function guardEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+function guardEventStream(
+  body: ReadableStream<Uint8Array>,
+  report?: MalformedReport,
+): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let buffer = '';
@@ -112,7 +154,7 @@ function guardEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint
         re.lastIndex = Math.max(0, scanned - 3);
         let start = 0;
         for (let m = re.exec(buffer); m; m = re.exec(buffer)) {
-          controller.enqueue(encoder.encode(guardEvent(buffer.slice(start, m.index)) + m[0]));
+          controller.enqueue(encoder.encode(guardEvent(buffer.slice(start, m.index), report) + m[0]));
           start = m.index + m[0].length;
         }
         buffer = buffer.slice(start);
@@ -120,24 +162,50 @@ function guardEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint
       },
       flush(controller) {
         buffer += decoder.decode();
-        if (buffer) controller.enqueue(encoder.encode(guardEvent(buffer)));
+        if (buffer) controller.enqueue(encoder.encode(guardEvent(buffer, report)));
       },
     }),
   );
 }
 
-/** `inner` with malformed JSON-RPC answers in its responses (JSON or event stream) rewritten. */
-export function guardFetch(inner: typeof fetch): typeof fetch {
+/** True when `body` (a POST body) holds a JSON-RPC request, which the answer must carry. */
+function carriesRequest(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return (Array.isArray(parsed) ? parsed : [parsed]).some(
+      (m) => isObject(m) && m.jsonrpc === '2.0' && typeof m.method === 'string' && 'id' in m,
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** True when the request opens an event stream (the GET stream of Streamable HTTP, legacy SSE). */
+function opensStream(init: RequestInit | undefined): boolean {
+  const accept = new Headers(init?.headers).get('accept') ?? '';
+  return (init?.method ?? 'GET').toUpperCase() === 'GET' && accept.includes('text/event-stream');
+}
+
+/**
+ * `inner` with malformed JSON-RPC answers in its responses (JSON or event stream) rewritten. Messages
+ * that cannot be tied to a request go to `report`, but only in answers to JSON-RPC requests and in
+ * event streams, never in other traffic on the same fetch (OAuth metadata, token requests).
+ */
+export function guardFetch(inner: typeof fetch, report?: MalformedReport): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const res = await inner(input, init);
     const type = (res.headers.get('content-type') ?? '').toLowerCase();
     if (!res.ok || !res.body) return res;
+    const watched = report && (carriesRequest(init?.body) || opensStream(init)) ? report : undefined;
     const headers = new Headers(res.headers);
     // A rewritten body has another length.
     headers.delete('content-length');
     const init2 = { status: res.status, statusText: res.statusText, headers };
-    if (type.includes('text/event-stream')) return new Response(guardEventStream(res.body), init2);
-    if (type.includes('application/json')) return new Response(guardJsonText(await res.text()), init2);
+    if (type.includes('text/event-stream')) return new Response(guardEventStream(res.body, watched), init2);
+    if (type.includes('application/json')) {
+      return new Response(guardJsonText(await res.text(), watched), init2);
+    }
     return res;
   }) as typeof fetch;
 }

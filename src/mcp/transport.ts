@@ -7,6 +7,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { guardRequest, McpMalformedMessageError, reportMalformed, watchMalformed } from './malformed.ts';
 import { guardFetch, guardTransport } from './response-guard.ts';
 import type { McpServerConfig, McpServerState } from './types.ts';
 
@@ -56,6 +57,8 @@ export const errMessage = (err: unknown): string =>
 /** A readable reason for a failed HTTP request to the server at `url`. */
 export function httpFailure(url: string, err: unknown): string {
   const msg = errMessage(err);
+  // Already says which server and what was wrong with its message.
+  if (err instanceof McpMalformedMessageError) return msg;
   if (err instanceof TypeError || /fetch failed|Failed to fetch|NetworkError|ECONNREFUSED/i.test(msg)) {
     return `Could not reach ${url} (${msg}). Is the server running, and does it answer CORS requests from this page?`;
   }
@@ -140,12 +143,17 @@ export async function openSession(options: OpenOptions): Promise<OpenSession> {
   const s = await sdk();
   const { config, timeoutMs } = options;
 
+  /** The client of the latest attempt: the one the guarded fetch reports malformed messages to. */
+  let current: Client | undefined;
   const tryConnect = async (transport: Transport, what: string): Promise<Client> => {
     const client = new s.Client(MCP_CLIENT_INFO, options.clientOptions);
+    current = client;
     options.setup(client);
+    // A malformed message during initialize fails the connect at once (malformed.ts).
+    watchMalformed(client, transport, config.name);
     try {
       await withTimeout(
-        client.connect(transport, { timeout: timeoutMs }),
+        guardRequest(client, (signal) => client.connect(transport, { timeout: timeoutMs, signal })),
         timeoutMs,
         `${what} did not answer initialize within ${timeoutMs} ms.`,
         () => void transport.close().catch(() => {}),
@@ -185,7 +193,11 @@ export async function openSession(options: OpenOptions): Promise<OpenSession> {
       }
     : (input, init) => fetch(input, init);
   // Malformed answers fail their request at once instead of at its timeout (response-guard.ts).
-  const fetchOption = { fetch: guardFetch(observed) };
+  const fetchOption = {
+    fetch: guardFetch(observed, (detail) => {
+      if (current) reportMalformed(current, detail);
+    }),
+  };
   const mode = options.kind ?? (config.transport === 'sse' ? 'sse' : (config.transport ?? 'auto'));
 
   const attempt = async (): Promise<OpenSession> => {
