@@ -10,6 +10,7 @@
  * Every walk here is iterative and bounded by the limits, so the checks themselves cannot overflow.
  */
 import { MAX_TOOL_INPUT_CHARS, MAX_TOOL_INPUT_DEPTH, MAX_TOOL_INPUT_VALUES } from './constants.ts';
+import { messageOf } from './errors.ts';
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from './messages.ts';
 
 /** The one field of the marker that replaces a refused input in the transcript. */
@@ -95,9 +96,7 @@ export function toolInputProblem(
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth > limits.maxDepth) {
-      return `it is nested more than ${fmt(limits.maxDepth)} levels deep (the limit). Send a flatter input: pass deeply nested data as a JSON string or in a file.`;
-    }
+    if (depth > limits.maxDepth) return tooDeep(limits.maxDepth);
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) {
         stack.push({ value: value[i], depth: depth + 1, path: { key: step(i), parent: path } });
@@ -113,6 +112,72 @@ export function toolInputProblem(
     }
   }
   return null;
+}
+
+/**
+ * Longest tool-input JSON text parsed at all, in characters. A JSON text may be up to six times its
+ * string content (`\u0000` escapes), so no input within MAX_TOOL_INPUT_CHARS is longer than this.
+ */
+export const MAX_TOOL_INPUT_JSON_CHARS = 6 * MAX_TOOL_INPUT_CHARS + 65_536;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Why a tool input's JSON text is refused before it is parsed, or null when it may be parsed: longer
+ * than MAX_TOOL_INPUT_JSON_CHARS, or nested deeper than `maxDepth` (the same limit and message as
+ * `toolInputProblem`). One pass over the text with no allocation, so a hostile input costs what its
+ * length costs; the parsed value still goes through `toolInputProblem`. Never throws.
+ */
+export function toolInputJsonProblem(
+  json: string,
+  limits: InputShapeLimits = DEFAULT_INPUT_SHAPE_LIMITS,
+): string | null {
+  if (json.length > MAX_TOOL_INPUT_JSON_CHARS) {
+    return `its JSON is longer than ${fmt(MAX_TOOL_INPUT_JSON_CHARS)} characters (the limit). Send less at once: write large content in parts (Write the first part, then Edit to add the rest).`;
+  }
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > limits.maxDepth) return tooDeep(limits.maxDepth);
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return null;
+}
+
+function tooDeep(max: number): string {
+  return `it is nested more than ${fmt(max)} levels deep (the limit). Send a flatter input: pass deeply nested data as a JSON string or in a file.`;
+}
+
+/**
+ * A streamed tool input's JSON text as the input to keep: `{}` for no text (a call without
+ * arguments), the refused-input marker when the text has a hostile shape or is not JSON, else the
+ * parsed value. Parses once, after the linear checks of `toolInputJsonProblem`. Never throws.
+ */
+export function parseToolInputJson(json: string): unknown {
+  if (json.trim() === '') return {};
+  const problem = toolInputJsonProblem(json);
+  if (problem !== null) return { [REFUSED_INPUT_FIELD]: problem };
+  try {
+    return JSON.parse(json);
+  } catch (err) {
+    return {
+      [REFUSED_INPUT_FIELD]: `its JSON could not be parsed (${messageOf(err).slice(0, 200)}). Send the call again with valid JSON.`,
+    };
+  }
 }
 
 function tooLong(max: number): string {

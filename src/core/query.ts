@@ -41,7 +41,7 @@ import {
   withUserText,
 } from './messages.ts';
 import { classifyStreamError, isRetryableStreamError } from './model/anthropic.ts';
-import { streamMessages } from './model/beta-stream.ts';
+import { streamReply } from './model/reply-stream.ts';
 import { runToolCalls } from './orchestration.ts';
 import { buildRequestBody, requestBetas, type ThinkingSetting } from './request.ts';
 import type { AnyTool } from './tool.ts';
@@ -198,11 +198,14 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
     let started = false;
     try {
       // Deferred tools need the tool-search beta: sent through the SDK's beta interface (anthropic-beta).
-      const stream = streamMessages(params.client, body, requestBetas(body), { signal: signal() });
-      // The response began (200 and headers): a failure from now on stopped the reply partway, even when
-      // the connection drops before the first event reaches the page.
-      stream.on('connect', () => {
-        started = true;
+      // The reply is put together by streamReply: tool inputs parsed once, after the shape checks.
+      const stream = streamReply(params.client, body, requestBetas(body), {
+        signal: signal(),
+        // The response began (200 and headers): a failure from now on stopped the reply partway, even
+        // when the connection drops before the first event reaches the page.
+        onConnect: () => {
+          started = true;
+        },
       });
       const toolIds = new Map<number, string>();
       for await (const ev of stream) {
@@ -244,7 +247,7 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
             break;
         }
       }
-      final = await stream.finalMessage();
+      final = stream.finalMessage();
     } catch (err) {
       if (signal().aborted) {
         yield interrupt(false);
