@@ -115,6 +115,10 @@ export default defineConfig(({ mode, command }) => {
   // Throws (the build stops with its message) for a bad TABCODE_STORAGE_NAMESPACE / TABCODE_EMBED_STORAGE_NAMESPACE.
   const namespaces = storageNamespaceDefines(env);
   return {
+    // Relative asset URLs: one build serves from any path or origin (`/`, `/playground/`, a docs CDN);
+    // `vite build --base /x/` still gives absolute ones. Worker, wasm, Pyodide and word-vector files
+    // are resolved against the script that loads them (new URL(…, import.meta.url)), so they follow.
+    base: './',
     // Gate PYTHON: Pyodide's files are copied into the build (and served in dev) only with it on.
     // WebFetch's proxy at /api/fetch, on the dev server and `vite preview` only (never in a build).
     plugins: [

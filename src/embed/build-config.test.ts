@@ -41,9 +41,10 @@ describe('build config', () => {
     },
   );
 
-  it('compiles the namespaces in', async () => {
+  it('compiles the namespaces in, with a relative base for the app build', async () => {
     process.env.TABCODE_STORAGE_NAMESPACE = 'docs';
     const app = await config('vite.config.ts');
+    expect(app.base).toBe('./');
     expect(app.define).toMatchObject({
       __TABCODE_STORAGE_NAMESPACE__: '"docs"',
       __TABCODE_EMBED_STORAGE_NAMESPACE__: '"docs-embed"',
