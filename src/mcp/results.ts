@@ -4,7 +4,9 @@
  *
  * - text → text; image → an image block when it really is PNG, JPEG, GIF or WebP (sniffed from its
  *   bytes, not trusted from `mimeType`) and its base64 fits API_IMAGE_MAX_BASE64_CHARS (the API's
- *   limit), else downscaled (in the page) or a note with its type and size; audio → a note;
+ *   limit) and its header's width and height the API's pixel limits (image-dimensions.ts: 8000 px,
+ *   2000 px in a result of more than 20 images, at most 100 images), else downscaled (in the page) or a
+ *   note with its type and size; audio → a note;
  * - resource_link → a line naming the server and URI, readable with ReadMcpResource;
  * - embedded resources: text → text; a blob of a text type → its decoded text; an image blob → an
  *   image block (same checks); any other blob → a note with its type and size;
@@ -18,6 +20,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { API_IMAGE_MAX_BASE64_CHARS } from '../core/constants.ts';
 import type { ToolResultBlockParam } from '../core/tool.ts';
+import {
+  API_IMAGE_MAX_SIDE_PX,
+  API_MANY_IMAGES_MAX_SIDE_PX,
+  API_MANY_IMAGES_THRESHOLD,
+  API_MAX_IMAGES_PER_REQUEST,
+  type ImageSize,
+  imageDimensions,
+} from './image-dimensions.ts';
 
 /** A block of tool_result content: text or image. */
 export type McpResultBlock = Anthropic.TextBlockParam | Anthropic.ImageBlockParam;
@@ -49,6 +59,8 @@ export interface MapResultOptions {
   /** The server, so resource links say where to read them. */
   server: string;
   downscale?: ImageDownscaler;
+  /** The longest side an image may have (px); API_IMAGE_MAX_SIDE_PX unless the result has many images. */
+  maxImageSide?: number;
 }
 
 export type ApiImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
@@ -139,19 +151,47 @@ async function imageBlock(
     return text(`[${what} of type ${type} (${formatBytes(bytes)}) omitted: ${takes}]`);
   }
   const clean = data.replace(/\s+/g, '');
+  const maxSide = opts.maxImageSide ?? API_IMAGE_MAX_SIDE_PX;
+  // An image whose header cannot be read is left to the API (which reads more of it than we do).
+  const fitsSide = (size: ImageSize | null) => !size || (size.width <= maxSide && size.height <= maxSide);
+  const size = imageDimensions(clean, sniffed);
   // The API limits the base64 form (5 MB), not the decoded bytes.
-  if (clean.length <= API_IMAGE_MAX_BASE64_CHARS) {
+  if (clean.length <= API_IMAGE_MAX_BASE64_CHARS && fitsSide(size)) {
     return { type: 'image', source: { type: 'base64', media_type: sniffed, data: clean } };
   }
   const maxBytes = Math.floor((API_IMAGE_MAX_BASE64_CHARS * 3) / 4);
   const smaller = await opts.downscale?.(clean, sniffed, maxBytes).catch(() => null);
-  if (smaller && smaller.data.length <= API_IMAGE_MAX_BASE64_CHARS) {
+  if (
+    smaller &&
+    smaller.data.length <= API_IMAGE_MAX_BASE64_CHARS &&
+    fitsSide(imageDimensions(smaller.data, smaller.mimeType))
+  ) {
     return { type: 'image', source: { type: 'base64', media_type: smaller.mimeType, data: smaller.data } };
   }
+  const tooBig = clean.length > API_IMAGE_MAX_BASE64_CHARS;
+  // The pixel size is named when it is the reason.
+  const pixels = size && !tooBig ? `${size.width}×${size.height} px, ` : '';
+  const why = tooBig
+    ? `larger than the ${formatBytes(API_IMAGE_MAX_BASE64_CHARS)} of base64 the API takes`
+    : `larger than the ${maxSide} × ${maxSide} px the API takes${
+        maxSide < API_IMAGE_MAX_SIDE_PX
+          ? ` when a request carries more than ${API_MANY_IMAGES_THRESHOLD} images (this result has more)`
+          : ''
+      }`;
   return text(
-    `[${what} (${sniffed}, ${formatBytes(bytes)}) omitted: larger than the ${formatBytes(API_IMAGE_MAX_BASE64_CHARS)} of base64 the API takes${
+    `[${what} (${sniffed}, ${pixels}${formatBytes(bytes)}) omitted: ${why}${
       opts.downscale ? ', and it could not be downscaled' : ' (it could not be downscaled here)'
     }]`,
+  );
+}
+
+/** True when `item` (an MCP content item) would become an image block if it is a valid image. */
+function isImageItem(item: unknown): boolean {
+  if (!isObject(item)) return false;
+  if (item.type === 'image') return true;
+  const res = isObject(item.resource) ? item.resource : undefined;
+  return (
+    item.type === 'resource' && typeof res?.blob === 'string' && /^image\//i.test(str(res.mimeType) ?? '')
   );
 }
 
@@ -317,9 +357,31 @@ export async function mapCallResult(result: unknown, opts: MapResultOptions): Pr
   const content = Array.isArray(r.content) ? r.content : [];
   const blocks: McpResultBlock[] = [];
   const userText: string[] = [];
+  // The API's per-request image limits, applied to this result (image-dimensions.ts has the source):
+  // past API_MANY_IMAGES_THRESHOLD images each must fit the smaller side; past the count, notes.
+  const modelImages = content.filter((item) => isImageItem(item) && audienceOf(item as Json).model).length;
+  const itemOpts =
+    modelImages > API_MANY_IMAGES_THRESHOLD
+      ? {
+          ...opts,
+          maxImageSide: Math.min(opts.maxImageSide ?? API_IMAGE_MAX_SIDE_PX, API_MANY_IMAGES_MAX_SIDE_PX),
+        }
+      : opts;
+  let imagesSent = 0;
   for (const item of content) {
-    const block = await mapContentItem(item, opts);
     const who = isObject(item) ? audienceOf(item) : { model: true, user: true };
+    if (who.model && isImageItem(item) && imagesSent >= API_MAX_IMAGES_PER_REQUEST) {
+      const mime =
+        str((item as Json).mimeType) ?? str(((item as Json).resource as Json | undefined)?.mimeType);
+      blocks.push(
+        text(
+          `[Image (${mime ?? 'unknown type'}) omitted: the API takes at most ${API_MAX_IMAGES_PER_REQUEST} images in a request, and this result has ${modelImages}]`,
+        ),
+      );
+      continue;
+    }
+    const block = await mapContentItem(item, itemOpts);
+    if (who.model && block.type === 'image') imagesSent++;
     if (who.model) blocks.push(block);
     else if (who.user) userText.push(block.type === 'text' ? block.text : '[image for the user]');
   }
