@@ -8,6 +8,7 @@
 import { WORKSPACE_ROOT } from '../core/constants.ts';
 import { type RuntimeWorkers, SandboxRuntimes } from '../runtimes/sandbox-commands.ts';
 import { browserRuntimeWorkers } from '../runtimes/workers.ts';
+import { withSafeBinaryReads } from './binary-reads.ts';
 import { interceptLive, LiveOutputs, type LiveStream, liveScript, liveTransform } from './live-output.ts';
 import {
   type BackgroundOutput,
@@ -132,13 +133,16 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
   const live = new LiveOutputs();
   let runtimes: SandboxRuntimes | undefined;
   const fs = interceptLive(
-    reportChanges(new mod.InMemoryFs(files, { maxTotalBytes: MAX_FS_BYTES }), (change) => {
-      // Runtime workers mirror the files: every change (in /tmp too) tells them what to refresh.
-      if (change.path) runtimes?.mirror.noteChange(change.path);
-      if (change.from) runtimes?.mirror.noteChange(change.from);
-      if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
-        changes.emit(change);
-    }),
+    reportChanges(
+      withSafeBinaryReads(new mod.InMemoryFs(files, { maxTotalBytes: MAX_FS_BYTES })),
+      (change) => {
+        // Runtime workers mirror the files: every change (in /tmp too) tells them what to refresh.
+        if (change.path) runtimes?.mirror.noteChange(change.path);
+        if (change.from) runtimes?.mirror.noteChange(change.from);
+        if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
+          changes.emit(change);
+      },
+    ),
     live,
   );
   runtimes = new SandboxRuntimes(fs, {
