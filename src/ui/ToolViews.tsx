@@ -32,32 +32,42 @@ export function DiffView({
           <span className="diff-stat-del">−{diff.removed}</span>
         </span>
       </div>
+      {diff.fallback && (
+        <div className="diff-note" data-testid="diff-fallback">
+          Too large or too different to compare line by line: shown as replaced.
+        </div>
+      )}
       <Foldable lines={diff.rows.length} className="diff-body">
-        {diff.rows.length === 0 && <span className="diff-line diff-skip">(no changes)</span>}
-        {diff.rows.map((row, i) => {
-          // Rows have no identity beyond their position in this diff.
-          const key = `${i}`;
-          if (row.op === 'hunk') {
-            return (
-              <span key={key} className="diff-line diff-hunk">
-                {row.text}
-              </span>
-            );
-          }
-          const sign = row.op === 'add' ? '+' : row.op === 'del' ? '-' : ' ';
-          return (
-            <span key={key} className={`diff-line diff-${row.op}`} data-diff-op={row.op}>
-              <span className="diff-num" aria-hidden="true">
-                {row.oldLine ?? ''}
-              </span>
-              <span className="diff-num" aria-hidden="true">
-                {row.newLine ?? ''}
-              </span>
-              <span className="diff-sign">{sign}</span>
-              {row.text}
-            </span>
-          );
-        })}
+        {(open) => (
+          <>
+            {diff.rows.length === 0 && <span className="diff-line diff-skip">(no changes)</span>}
+            {/* Folded, only the rows that show are rendered: a rewrite of a large file has thousands. */}
+            {(open ? diff.rows : diff.rows.slice(0, FOLD_LINES)).map((row, i) => {
+              // Rows have no identity beyond their position in this diff.
+              const key = `${i}`;
+              if (row.op === 'hunk') {
+                return (
+                  <span key={key} className="diff-line diff-hunk">
+                    {row.text}
+                  </span>
+                );
+              }
+              const sign = row.op === 'add' ? '+' : row.op === 'del' ? '-' : ' ';
+              return (
+                <span key={key} className={`diff-line diff-${row.op}`} data-diff-op={row.op}>
+                  <span className="diff-num" aria-hidden="true">
+                    {row.oldLine ?? ''}
+                  </span>
+                  <span className="diff-num" aria-hidden="true">
+                    {row.newLine ?? ''}
+                  </span>
+                  <span className="diff-sign">{sign}</span>
+                  {row.text}
+                </span>
+              );
+            })}
+          </>
+        )}
       </Foldable>
     </div>
   );
@@ -71,7 +81,8 @@ function Foldable({
 }: {
   lines: number;
   className: string;
-  children: React.ReactNode;
+  /** The content, or a function of whether the fold is open (to render only what shows). */
+  children: React.ReactNode | ((open: boolean) => React.ReactNode);
 }) {
   const [open, setOpen] = useState(false);
   const folded = lines > FOLD_LINES && !open;
@@ -79,7 +90,7 @@ function Foldable({
     <>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard */}
       <pre className={`${className}${folded ? ' folded' : ''}`} tabIndex={0}>
-        {children}
+        {typeof children === 'function' ? children(!folded) : children}
       </pre>
       {lines > FOLD_LINES && (
         <button

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DIFF_CHARS, unifiedDiff } from './unified-diff.ts';
+import { MAX_DIFF_CHARS, MAX_DIFF_EDITS, unifiedDiff } from './unified-diff.ts';
 
 describe('unifiedDiff', () => {
   it('shows one changed line with context and a hunk header', () => {
@@ -26,5 +26,25 @@ describe('unifiedDiff', () => {
     const d = unifiedDiff(big, `${big}more\n`);
     expect(d.fallback).toBe(true);
     expect(d.added).toBe(d.removed + 1);
+  });
+
+  it('gives up on texts too different to diff cheaply (a 10,000-line rewrite once took 87 s) and shows them replaced', () => {
+    const n = 10_000;
+    const before = Array.from({ length: n }, (_, i) => `old ${i}`).join('\n');
+    const after = Array.from({ length: n }, (_, i) => `new ${i}`).join('\n');
+    expect(before.length + after.length).toBeLessThan(MAX_DIFF_CHARS);
+    const d = unifiedDiff(before, after);
+    expect(d).toMatchObject({ fallback: true, added: n, removed: n });
+    expect(d.rows[0]).toEqual({ op: 'del', text: 'old 0' });
+    expect(d.rows[n]).toEqual({ op: 'add', text: 'new 0' });
+  });
+
+  it('still diffs a large file with scattered edits well under the edit limit', () => {
+    const n = 5_000;
+    const before = Array.from({ length: n }, (_, i) => `line ${i}`);
+    const after = before.map((l, i) => (i % 500 === 0 ? `${l} changed` : l));
+    const d = unifiedDiff(before.join('\n'), after.join('\n'), 1, Number.POSITIVE_INFINITY);
+    expect(2 * (n / 500)).toBeLessThan(MAX_DIFF_EDITS);
+    expect(d).toMatchObject({ fallback: false, added: n / 500, removed: n / 500 });
   });
 });

@@ -1,6 +1,9 @@
 /**
  * A unified diff of two texts for the page, computed with the `diff` package: hunks with their
- * `@@ -a,b +c,d @@` headers and 3 lines of context, plus added/removed counts.
+ * `@@ -a,b +c,d @@` headers and 3 lines of context, plus added/removed counts. It runs on the main
+ * thread while a card renders, so its cost is bounded: Myers' algorithm grows with the square of the
+ * edit distance (two different 10,000-line texts took 87 s here), and past DIFF_TIME_BUDGET_MS or
+ * MAX_DIFF_EDITS the lines are shown as replaced instead.
  */
 import { structuredPatch } from 'diff';
 
@@ -12,26 +15,37 @@ export interface UnifiedDiff {
   rows: DiffRow[];
   added: number;
   removed: number;
-  /** True when the texts were too large to diff and every line is shown as replaced. */
+  /** True when the texts were too large or too different to diff and every line is shown as replaced. */
   fallback: boolean;
 }
 
 /** Combined size (characters) above which the diff is not computed line by line. */
 export const MAX_DIFF_CHARS = 400_000;
 export const DIFF_CONTEXT_LINES = 3;
+/** Edit distance (lines added + removed) past which the diff gives up: beyond it, a rewrite. */
+export const MAX_DIFF_EDITS = 2_000;
+/** Main-thread time the diff may take before it gives up (a long task is 50 ms). */
+export const DIFF_TIME_BUDGET_MS = 30;
 
 /**
  * The diff of `before` and `after`. `firstLine` is the file line `before` starts at when the texts are
- * a snippet of a file (an Edit): line numbers and hunk headers then count from it.
+ * a snippet of a file (an Edit): line numbers and hunk headers then count from it. `budgetMs` bounds
+ * the time spent (tests pass Infinity to check the edit limit alone).
  */
-export function unifiedDiff(before: string, after: string, firstLine = 1): UnifiedDiff {
+export function unifiedDiff(
+  before: string,
+  after: string,
+  firstLine = 1,
+  budgetMs = DIFF_TIME_BUDGET_MS,
+): UnifiedDiff {
   const shift = Math.max(0, Math.floor(firstLine) - 1);
-  if (before.length + after.length > MAX_DIFF_CHARS) {
-    const del = lines(before).map((text): DiffRow => ({ op: 'del', text }));
-    const add = lines(after).map((text): DiffRow => ({ op: 'add', text }));
-    return { rows: [...del, ...add], added: add.length, removed: del.length, fallback: true };
-  }
-  const patch = structuredPatch('before', 'after', before, after, '', '', { context: DIFF_CONTEXT_LINES });
+  if (before.length + after.length > MAX_DIFF_CHARS) return replaced(before, after);
+  const patch = structuredPatch('before', 'after', before, after, '', '', {
+    context: DIFF_CONTEXT_LINES,
+    maxEditLength: MAX_DIFF_EDITS,
+    timeout: budgetMs,
+  });
+  if (patch === undefined) return replaced(before, after);
   const rows: DiffRow[] = [];
   let added = 0;
   let removed = 0;
@@ -56,6 +70,13 @@ export function unifiedDiff(before: string, after: string, firstLine = 1): Unifi
     }
   }
   return { rows, added, removed, fallback: false };
+}
+
+/** Every line of `before` removed and every line of `after` added (no line numbers: no alignment). */
+function replaced(before: string, after: string): UnifiedDiff {
+  const del = lines(before).map((text): DiffRow => ({ op: 'del', text }));
+  const add = lines(after).map((text): DiffRow => ({ op: 'add', text }));
+  return { rows: [...del, ...add], added: add.length, removed: del.length, fallback: true };
 }
 
 function lines(text: string): string[] {
