@@ -80,7 +80,8 @@ export async function run(ctx: BenchContext): Promise<string[]> {
 function firstLoadJs(outDir: string): string[] {
   const html = readFileSync(join(outDir, 'index.html'), 'utf8');
   const seen = new Set<string>();
-  const queue = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  // `./assets/…` (the config's relative base) or `/assets/…` (an absolute one).
+  const queue = [...html.matchAll(/(?:src|href)="\.?\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
   let raw = 0;
   let gz = 0;
   while (queue.length) {
