@@ -12,7 +12,8 @@
  * embed's frame-ancestors at that path, and storage: the embed opens only databases of its own
  * namespace (`tabcode-embed-*`), never the page's settings database, although the key is in the origin.
  * (A namespace separates names; only a separate origin hides the key from a script of the embed: the
- * README says so.) Loopback only; no model API.
+ * README says so.) The names are the standard build's (namespaces `tabcode`, `tabcode-embed`). Loopback
+ * only; no model API.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
