@@ -93,8 +93,8 @@ function mix(base: Scored, extra: Scored, weight: number): AnyTool[] {
 /** Reciprocal rank fusion: 1 / (k + rank) from `base` plus `weight` / (k + rank) from `extra`. */
 function rrf(base: Scored, extra: Scored, k: number, weight: number): AnyTool[] {
   const s = new Map<AnyTool, number>();
-  base.forEach((r, i) => s.set(r.tool, 1 / (k + i + 1)));
-  extra.forEach((r, i) => s.set(r.tool, (s.get(r.tool) ?? 0) + weight / (k + i + 1)));
+  for (const [i, r] of base.entries()) s.set(r.tool, 1 / (k + i + 1));
+  for (const [i, r] of extra.entries()) s.set(r.tool, (s.get(r.tool) ?? 0) + weight / (k + i + 1));
   return [...s].sort((a, b) => b[1] - a[1]).map((x) => x[0]);
 }
 
