@@ -145,84 +145,105 @@ async function waitRestored(page: Page): Promise<void> {
   await expect(page.getByTestId('stop-button')).toHaveCount(0);
 }
 
-test(`a reload at ${INSTANTS} seeded random instants loses nothing that was shown (seed ${SEED})`, async ({
-  page,
-}) => {
-  // ~1.5 s per instant on a quiet 2-core machine; far more when the machine is shared.
-  test.setTimeout(600_000);
-  await openApp(page);
-  await connectRemembering(page, api);
-  await allowEverything(page);
-  const random = seeded(SEED);
-  /** Finished cards shown before the last reload, whose results the next request must carry. */
-  let owed: string[] = [];
-  let lost = 0;
-  for (let i = 1; i <= INSTANTS; i++) {
-    if (i > 1 && (i - 1) % STEPS_PER_SESSION === 0) {
+// The tests are independent (each its own page and storage), so the seeded sessions below run side by side.
+test.describe.configure({ mode: 'parallel' });
+
+/**
+ * The 50 instants, a test per session of STEPS_PER_SESSION steps: the same seeded instants in the same
+ * order as one long run, each session on its own page so the sessions can run side by side. A session
+ * after the first is opened with New session after a finished turn of an earlier one, as the long run
+ * reached it.
+ */
+for (let session = 0; session < INSTANTS / STEPS_PER_SESSION; session++) {
+  const first = session * STEPS_PER_SESSION + 1;
+  const last = first + STEPS_PER_SESSION - 1;
+  test(`a reload at seeded random instants ${first}-${last} of ${INSTANTS} loses nothing that was shown (seed ${SEED})`, async ({
+    page,
+  }) => {
+    // ~1.5 s per instant on a quiet 2-core machine; far more when the machine is shared.
+    test.setTimeout(300_000);
+    await openApp(page);
+    await connectRemembering(page, api);
+    await allowEverything(page);
+    const random = seeded(SEED);
+    // This session's instants: the generator moved past the ones of the sessions before it.
+    for (let skipped = 1; skipped < first; skipped++) random();
+    if (first > 1) {
+      // An earlier session with a finished turn, then New session: where the long run stood.
+      api.script([{ content: [{ type: 'text', text: `Session ${session} came before.` }] }]);
+      await sendPrompt(page, `Before step ${first}`);
+      await expect(page.getByTestId('assistant-text').last()).toHaveText(`Session ${session} came before.`);
+      await waitIdle(page);
+      await waitSaved(page);
       await page.getByTestId('new-session').click();
       await expect(page.getByTestId('empty-state')).toBeVisible();
-      owed = [];
     }
-    api.script(step(i));
-    const firstRequest = api.requests.length;
-    await sendPrompt(page, `Step ${i}`);
-    const instant = Math.floor(random() * SPAN_MS);
-    await page.waitForTimeout(instant);
-    // Listening before the reload starts: a quick reload must not load before the wait begins.
-    const loaded = page.waitForEvent('load');
-    const shown = await readPage(page, true);
-    await loaded;
-    await waitRestored(page);
-    const where = `step ${i}, reload ${instant} ms after sending`;
+    /** Finished cards shown before the last reload, whose results the next request must carry. */
+    let owed: string[] = [];
+    let lost = 0;
+    for (let i = first; i <= last; i++) {
+      api.script(step(i));
+      const firstRequest = api.requests.length;
+      await sendPrompt(page, `Step ${i}`);
+      const instant = Math.floor(random() * SPAN_MS);
+      await page.waitForTimeout(instant);
+      // Listening before the reload starts: a quick reload must not load before the wait begins.
+      const loaded = page.waitForEvent('load');
+      const shown = await readPage(page, true);
+      await loaded;
+      await waitRestored(page);
+      const where = `step ${i}, reload ${instant} ms after sending`;
 
-    // The results of the cards finished before the previous reload reached the model as they were.
-    const sent = api.requests[firstRequest];
-    expect(sent?.status, where).toBe(200);
-    for (const id of owed) {
-      const result = sent && toolResultFor(sent, id);
-      expect(result, `${where}: ${id} answered`).toBeDefined();
-      expect(resultText(result ?? {}), `${where}: ${id} kept its real result`).not.toMatch(
-        /Tool result missing/,
-      );
-    }
+      // The results of the cards finished before the previous reload reached the model as they were.
+      const sent = api.requests[firstRequest];
+      expect(sent?.status, where).toBe(200);
+      for (const id of owed) {
+        const result = sent && toolResultFor(sent, id);
+        expect(result, `${where}: ${id} answered`).toBeDefined();
+        expect(resultText(result ?? {}), `${where}: ${id} kept its real result`).not.toMatch(
+          /Tool result missing/,
+        );
+      }
 
-    const back = await readPage(page, false);
-    // Every prompt shown is back, in order.
-    expect(back.users.slice(0, shown.users.length), where).toEqual(shown.users);
-    // Every finished card is still finished; none is left pending or running.
-    const status = new Map(back.cards.map((c) => [c.id, c.status]));
-    for (const card of shown.cards) {
-      if (card.status === 'done') expect(status.get(card.id), `${where}: ${card.id}`).toBe('done');
-      else expect(status.get(card.id), `${where}: ${card.id} settled`).toMatch(/^(done|interrupted|error)$/);
-    }
-    expect(
-      back.cards.filter((c) => c.status === 'pending' || c.status === 'running'),
-      where,
-    ).toEqual([]);
-    // Every text shown is back (as streamed so far, kept or marked as not kept).
-    for (const text of shown.texts) {
+      const back = await readPage(page, false);
+      // Every prompt shown is back, in order.
+      expect(back.users.slice(0, shown.users.length), where).toEqual(shown.users);
+      // Every finished card is still finished; none is left pending or running.
+      const status = new Map(back.cards.map((c) => [c.id, c.status]));
+      for (const card of shown.cards) {
+        if (card.status === 'done') expect(status.get(card.id), `${where}: ${card.id}`).toBe('done');
+        else
+          expect(status.get(card.id), `${where}: ${card.id} settled`).toMatch(/^(done|interrupted|error)$/);
+      }
       expect(
-        back.texts.some((t) => t.text.startsWith(text.text)),
-        `${where}: "${text.text}" back`,
-      ).toBe(true);
+        back.cards.filter((c) => c.status === 'pending' || c.status === 'running'),
+        where,
+      ).toEqual([]);
+      // Every text shown is back (as streamed so far, kept or marked as not kept).
+      for (const text of shown.texts) {
+        expect(
+          back.texts.some((t) => t.text.startsWith(text.text)),
+          `${where}: "${text.text}" back`,
+        ).toBe(true);
+      }
+      // The file of every finished Write is in the workspace and in the saved project, with its content.
+      const files = await savedFiles(page);
+      for (const card of shown.cards) {
+        const n = /^toolu_w(\d+)$/.exec(card.id)?.[1];
+        if (!n || card.status !== 'done') continue;
+        expect(files[`steps/f${n}.txt`], `${where}: f${n}.txt saved`).toBe(`step ${n}\n`);
+        await expect(page.locator(`[data-testid="file-item"][data-path="steps/f${n}.txt"]`)).toHaveCount(1);
+      }
+      if (shown.users.length === 0 && i % STEPS_PER_SESSION === 1) lost++;
+      owed = back.cards.filter((c) => c.status === 'done').map((c) => c.id);
     }
-    // The file of every finished Write is in the workspace and in the saved project, with its content.
-    const files = await savedFiles(page);
-    for (const card of shown.cards) {
-      const n = /^toolu_w(\d+)$/.exec(card.id)?.[1];
-      if (!n || card.status !== 'done') continue;
-      expect(files[`steps/f${n}.txt`], `${where}: f${n}.txt saved`).toBe(`step ${n}\n`);
-      await expect(page.locator(`[data-testid="file-item"][data-path="steps/f${n}.txt"]`)).toHaveCount(1);
-    }
-    if (shown.users.length === 0 && i % STEPS_PER_SESSION === 1) lost++;
-    owed = back.cards.filter((c) => c.status === 'done').map((c) => c.id);
-  }
-  // Every request the page sent after a reload was valid (the mock rejects unpaired tool results).
-  expect(api.requests.filter((r) => r.status !== 200).map((r) => r.error)).toEqual([]);
-  test
-    .info()
-    .annotations.push({ type: 'seed', description: `${SEED}; first-turn prompts not yet shown: ${lost}` });
-});
+    // Every request the page sent after a reload was valid (the mock rejects unpaired tool results).
+    expect(api.requests.filter((r) => r.status !== 200).map((r) => r.error)).toEqual([]);
+    test
+      .info()
+      .annotations.push({ type: 'seed', description: `${SEED}; first-turn prompts not yet shown: ${lost}` });
+  });
+}
 
 test('two tabs on one session: the second says so, saves nothing, and opens it once the first closes', async ({
   page,
