@@ -5,7 +5,8 @@
  * tool runs. The figures (longest task, Esc to stopped) are printed for the report; the assertions are
  * on state: the run stopped, the page answered while the tool ran, the session takes the next prompt.
  * Long-task and Esc limits are generous on purpose (this machine is shared): they catch a freeze of
- * seconds, not a slow frame.
+ * seconds, not a slow frame. The longest task of each case is printed after the last one; the 50 ms
+ * goal of issue 17 is measured by `npm run bench -- --only long-tasks`, not asserted here.
  */
 import { expect, type Page, test } from '@playwright/test';
 import type { MockApi } from './mock-api/server.ts';
@@ -33,6 +34,13 @@ withMockApi((started) => {
 });
 // Each case boots the app, runs tools and waits out a stop: roomy on a loaded machine.
 test.describe.configure({ timeout: 120_000 });
+
+/** Longest main-thread task per case, printed together after the last case (figures, never asserted). */
+const longestPerCase: string[] = [];
+test.afterAll(() => {
+  if (longestPerCase.length)
+    console.log(`longest main-thread task per case:\n  ${longestPerCase.join('\n  ')}`);
+});
 
 interface Probe {
   longTasks: { start: number; duration: number }[];
@@ -77,10 +85,12 @@ const pageNow = (page: Page) => page.evaluate(() => performance.now());
 
 /** The longest task that started at or after `since` (0 when none over 50 ms). */
 async function longestSince(page: Page, since: number): Promise<{ longest: number; count: number }> {
-  return page.evaluate((t) => {
+  const figures = await page.evaluate((t) => {
     const tasks = window.__probe.longTasks.filter((x) => x.start >= t);
     return { longest: Math.round(Math.max(0, ...tasks.map((x) => x.duration))), count: tasks.length };
   }, since);
+  longestPerCase.push(`${test.info().title}: ${figures.longest} ms (${figures.count} over 50 ms)`);
+  return figures;
 }
 
 /**
