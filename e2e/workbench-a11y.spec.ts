@@ -19,6 +19,8 @@ let api: MockApi;
 withMockApi((started) => {
   api = started;
 });
+// Each test opens its own page and storage (the mock API is reset before each), so they run side by side.
+test.describe.configure({ mode: 'parallel' });
 
 /** axe-core's browser build, when the package is installed. */
 function axeSource(): string | undefined {

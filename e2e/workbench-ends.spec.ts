@@ -22,6 +22,8 @@ let api: MockApi;
 withMockApi((started) => {
   api = started;
 });
+// Each test opens its own page and storage (the mock API is reset before each), so they run side by side.
+test.describe.configure({ mode: 'parallel' });
 
 async function open(page: Page): Promise<void> {
   await page.goto('/?sandbox=just-bash');

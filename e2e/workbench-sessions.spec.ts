@@ -29,6 +29,8 @@ let api: MockApi;
 withMockApi((started) => {
   api = started;
 });
+// Each test opens its own page and storage (the mock API is reset before each), so they run side by side.
+test.describe.configure({ mode: 'parallel' });
 
 test('a reload mid-turn restores the transcript, marks the turn interrupted, and the next request is valid', async ({
   page,

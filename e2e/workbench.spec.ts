@@ -24,6 +24,8 @@ let api: MockApi;
 withMockApi((started) => {
   api = started;
 });
+// Each test opens its own page and storage (the mock API is reset before each), so they run side by side.
+test.describe.configure({ mode: 'parallel' });
 
 const MARKDOWN_REPLY = [
   '## Plan',
