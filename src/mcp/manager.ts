@@ -9,67 +9,45 @@
  * re-initialized by the connection. Sign-in: a server that asks for OAuth is `needs-auth` until the
  * user presses "Sign in" (`signIn`); a call that meets a new sign-in mid-session (expired, step-up)
  * waits for it. A server that is down, slow or broken fails alone: the others and the session go on.
+ * Each server's entry and the waits around it are in manager-entry.ts.
  */
 import {
   MCP_MAX_LOG_ENTRIES,
   MCP_RECONNECT_BASE_MS,
   MCP_RECONNECT_MAX_ATTEMPTS,
   MCP_RECONNECT_MAX_MS,
-  MCP_TOOL_TIMEOUT_MS,
   MCP_WAIT_FOR_RECONNECT_MS,
   WORKSPACE_ROOT,
 } from '../core/constants.ts';
 import { messageOf } from '../core/errors.ts';
 import type { AnyTool } from '../core/tool.ts';
-import type { AdaptedTools, McpCallFn } from './adapter.ts';
 import type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
 import { type ClientRequestHost, connectMcpServer, type McpConnection } from './connection.ts';
 import { createInteractionQueue } from './interactions.ts';
 import type { McpChange, McpManager, McpManagerOptions, McpSampler } from './manager-api.ts';
+import {
+  authState,
+  type Entry,
+  nextChange,
+  providerFor,
+  recovering,
+  settleWaiters,
+  unionTools,
+  waitForSignIn,
+} from './manager-entry.ts';
 import { normalizeServerName } from './names.ts';
-import { checkAuthorizationResponse, exchangeCode, runSignIn, SignInError } from './oauth/flow.ts';
-import { BrowserOAuthProvider, type McpAuthEnv, nonInteractiveProvider } from './oauth/provider.ts';
+import { runSignIn, SignInError } from './oauth/flow.ts';
+import { BrowserOAuthProvider, type McpAuthEnv } from './oauth/provider.ts';
 import { createMemoryAuthStore } from './oauth/store.ts';
 import { serverRequestHost } from './request-host.ts';
 import { mapResourceContents } from './results.ts';
 import { loadSchemaValidator } from './schema.ts';
 import { normalizeConfig, target } from './server-config.ts';
 import { McpAuthRequiredError } from './transport.ts';
-import type { McpLogEntry, McpServerConfig, McpServerState, PersistedMcpServerConfig } from './types.ts';
+import type { McpServerState, PersistedMcpServerConfig } from './types.ts';
 
 export type { McpChange, McpManager, McpManagerOptions, McpSampler } from './manager-api.ts';
 export { normalizeConfig } from './server-config.ts';
-
-interface Entry {
-  config: McpServerConfig;
-  state: McpServerState;
-  connection?: McpConnection;
-  /** Bumped on every (re)connect and on removal, so a stale connect result is dropped. */
-  generation: number;
-  provider?: BrowserOAuthProvider;
-  logs: McpLogEntry[];
-  /** The last tools adapted, kept across reconnects when the server lists the same tools. */
-  tools?: { hash: string; adapted: AdaptedTools };
-  reconnectTimer?: ReturnType<typeof setTimeout>;
-  reconnectAttempts: number;
-  /** A connect under way (calls wait for it). */
-  connecting?: Promise<McpServerState>;
-  /** Instructions text last handed to the model. */
-  announced?: string;
-  /** Resolvers of calls waiting for the user to sign in. */
-  signInWaiters: Set<(err?: Error) => void>;
-  call: McpCallFn;
-}
-
-/**
- * True while a server that dropped is being reconnected without the user (a backoff step is pending, or
- * an automatic attempt is under way). False once it is connected, gave up, failed or needs a sign-in.
- */
-function recovering(e: Entry): boolean {
-  if (e.reconnectAttempts === 0) return false;
-  if (e.state.status === 'connecting') return true;
-  return e.state.status === 'disconnected' && e.state.reconnectAt !== undefined;
-}
 
 export function createMcpManager(options: McpManagerOptions = {}): McpManager {
   const entries = new Map<string, Entry>();
@@ -94,19 +72,10 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       : (options.roots ?? (() => [{ uri: `file://${WORKSPACE_ROOT}`, name: 'project' }]));
 
   const recomputeTools = (): boolean => {
-    const next: AnyTool[] = [];
-    for (const e of entries.values()) {
-      // A live connection waiting for a new sign-in (step-up) keeps its tools: calls wait for the sign-in.
-      const live = e.state.status === 'connected' || e.state.status === 'needs-auth';
-      if (live && e.connection) next.push(...e.connection.adapted.tools);
-      // A server being reconnected after a drop keeps its last tools on offer: a call waits for the
-      // reconnect, and the tools block (and the prompt cache) does not change while it restarts.
-      else if (recovering(e) && e.tools) next.push(...e.tools.adapted.tools);
-    }
-    next.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const same = next.length === toolList.length && next.every((t, i) => t === toolList[i]);
-    if (!same) toolList = Object.freeze(next);
-    return !same;
+    const next = unionTools(entries.values(), toolList);
+    const changed = next !== toolList;
+    toolList = next;
+    return changed;
   };
 
   const emit = (server: string) => {
@@ -155,26 +124,6 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     serverRequestHost({ queue, elicitation: options.elicitation !== false, sampler: () => sampler, roots });
 
   /**
-   * Resolves at the next change of server `name` (its state, tools or log), when `ms` pass, or when
-   * `signal` aborts, whichever comes first. Never rejects; leaves no timer or listener behind.
-   */
-  const nextChange = (name: string, ms: number, signal: AbortSignal): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const listener = (change: McpChange) => {
-        if (change.server === name) done();
-      };
-      function done() {
-        clearTimeout(timer);
-        listeners.delete(listener);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      listeners.add(listener);
-      signal.addEventListener('abort', done, { once: true });
-    });
-
-  /**
    * Waits until `entry` is connected: the connection, or an error a model can act on. A server being
    * reconnected is tried at once (once per call, not at the next backoff step), then waited for, step
    * after step, up to MCP_WAIT_FOR_RECONNECT_MS.
@@ -206,7 +155,7 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       const left = deadline - Date.now();
       if (left <= 0 || signal.aborted) break;
       // Every attempt ends in a state change (connected, a new backoff step, failed, removed).
-      if (entry.connecting || recovering(entry)) await nextChange(name, left, signal);
+      if (entry.connecting || recovering(entry)) await nextChange(listeners, name, left, signal);
       else break;
     }
     if (signal.aborted) throw new Error('The call was interrupted.');
@@ -214,57 +163,6 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       `The MCP server ${name} is not connected${entry.state.error ? ` (${entry.state.error})` : ''}.`,
     );
   };
-
-  /** Waits for the user to sign in (mid-session sign-in); rejects after the tool timeout or on abort. */
-  const waitForSignIn = (entry: Entry, signal?: AbortSignal): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const timeoutMs = entry.config.toolTimeoutMs ?? MCP_TOOL_TIMEOUT_MS;
-      const done = (err?: Error) => {
-        clearTimeout(timer);
-        entry.signInWaiters.delete(done);
-        if (err) reject(err);
-        else resolve();
-      };
-      const timer = setTimeout(
-        () =>
-          done(
-            new Error(
-              `Nobody signed in to the MCP server ${entry.state.name} within ${Math.round(timeoutMs / 1000)} s.`,
-            ),
-          ),
-        timeoutMs,
-      );
-      signal?.addEventListener('abort', () => done(new Error('The call was interrupted.')), { once: true });
-      entry.signInWaiters.add(done);
-    });
-
-  const settleWaiters = (entry: Entry, err?: Error) => {
-    for (const w of [...entry.signInWaiters]) w(err);
-  };
-
-  /** The OAuth client of an HTTP entry (made once per config, kept across reconnects). */
-  const providerFor = async (entry: Entry) => {
-    const config = entry.config;
-    if (config.type !== 'http') return undefined;
-    const grant = config.oauth?.grant ?? 'authorization_code';
-    if (grant !== 'authorization_code') return nonInteractiveProvider(config.url, config.oauth ?? {}, fetch);
-    if (!entry.provider) entry.provider = new BrowserOAuthProvider(config.url, config.oauth ?? {}, authEnv);
-    const provider = entry.provider;
-    await provider.load();
-    // Back from a full-page sign-in: finish it before connecting (a new attempt would start a new one).
-    const answer = authEnv.authorizer?.pendingResponse?.(provider.expectedState());
-    if (answer) {
-      try {
-        await exchangeCode(provider, checkAuthorizationResponse(answer, provider.expectedState()));
-      } catch (err) {
-        entry.state = { ...entry.state, auth: { signedIn: false, error: messageOf(err) } };
-      }
-    }
-    return provider;
-  };
-
-  const authState = (entry: Entry, error?: string): Pick<McpServerState, 'auth'> =>
-    entry.provider ? { auth: { signedIn: entry.provider.hasTokens(), ...(error ? { error } : {}) } } : {};
 
   const scheduleReconnect = (entry: Entry, reason: string) => {
     if (entry.reconnectAttempts >= backoff.maxAttempts || disposed) {
@@ -308,7 +206,10 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     });
     let connection: McpConnection;
     try {
-      const [authProvider, validateSchema] = await Promise.all([providerFor(entry), loadSchemaValidator()]);
+      const [authProvider, validateSchema] = await Promise.all([
+        providerFor(entry, authEnv),
+        loadSchemaValidator(),
+      ]);
       const authorizer = authEnv.authorizer;
       const browser = authProvider instanceof BrowserOAuthProvider ? authProvider : undefined;
       connection = await connectMcpServer(

@@ -3,12 +3,23 @@
  * without cross-origin isolation. Loaded lazily so the first paint does not wait for it.
  *
  * just-bash runs every exec() in isolation; this backend keeps the shell session's cwd and env
- * between calls (from the env each exec returns), the way one bash session would.
+ * between calls (from the env each exec returns), the way one bash session would. Symlinks are
+ * resolved in just-bash-links.ts, command output kept in just-bash-output.ts, the module loaded and
+ * configured in just-bash-module.ts.
  */
 import { WORKSPACE_ROOT } from '../core/constants.ts';
-import { type RuntimeWorkers, SandboxRuntimes } from '../runtimes/sandbox-commands.ts';
+import { SandboxRuntimes } from '../runtimes/sandbox-commands.ts';
 import { browserRuntimeWorkers } from '../runtimes/workers.ts';
 import { withSafeBinaryReads } from './binary-reads.ts';
+import { containedPath, realOf } from './just-bash-links.ts';
+import {
+  type Bash,
+  initialEnv,
+  type JustBashSandboxOptions,
+  loadJustBash,
+  MAX_FS_BYTES,
+} from './just-bash-module.ts';
+import { OutputBuffer } from './just-bash-output.ts';
 import { interceptLive, LiveOutputs, type LiveStream, liveScript, liveTransform } from './live-output.ts';
 import {
   type BackgroundOutput,
@@ -30,12 +41,10 @@ import {
 import {
   ABORT_EXIT_CODE,
   BackgroundTable,
-  baseName,
   Emitter,
   EventEmitter,
   isInside,
   keptEnv,
-  outsideViaSymlink,
   parentOf,
   reportChanges,
   sandboxError,
@@ -43,84 +52,11 @@ import {
   wrapError,
 } from './shared.ts';
 
+export type { JustBashSandboxOptions } from './just-bash-module.ts';
 export { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE } from './shared.ts';
-
-type JustBashModule = typeof import('just-bash/browser');
-type Bash = InstanceType<JustBashModule['Bash']>;
-
-export interface JustBashSandboxOptions {
-  /** Initial files, relative to the workspace root (or absolute inside it). */
-  files?: Record<string, string | Uint8Array>;
-  root?: string;
-  /** Cap per output stream, characters (the middle of longer output is cut). */
-  maxOutputChars?: number;
-  /** Why this backend was chosen (shown in the UI). */
-  reason?: string;
-  /** Workers for `node` (default: the page's Web Workers; in Node there are none unless given). */
-  workers?: RuntimeWorkers;
-  /** The registry's fetch for `npm install` (default: the page's fetch; null: offline). */
-  fetch?: typeof fetch | null;
-}
-
-/**
- * Output of one command kept for its result: the first half of the cap and the latest half, with the
- * middle cut (as capOutput does), so a command printing without end cannot fill memory.
- */
-class OutputBuffer {
-  private head = '';
-  private tail = '';
-  private cut = 0;
-  constructor(private readonly max: number) {}
-
-  append(text: string): void {
-    const half = Math.floor(this.max / 2);
-    let rest = text;
-    if (this.head.length < half) {
-      const room = half - this.head.length;
-      this.head += rest.slice(0, room);
-      rest = rest.slice(room);
-    }
-    if (!rest) return;
-    this.tail += rest;
-    const keep = this.max - half;
-    if (this.tail.length > keep * 2) {
-      const drop = this.tail.length - keep;
-      this.cut += drop;
-      this.tail = this.tail.slice(drop);
-    }
-  }
-
-  text(): { text: string; truncated: boolean } {
-    const keep = this.max - Math.floor(this.max / 2);
-    let tail = this.tail;
-    let cut = this.cut;
-    if (tail.length > keep) {
-      cut += tail.length - keep;
-      tail = tail.slice(tail.length - keep);
-    }
-    if (cut === 0) return { text: this.head + tail, truncated: false };
-    return { text: `${this.head}\n\n... [${cut} characters of output cut] ...\n\n${tail}`, truncated: true };
-  }
-}
 
 /** After abort, how long to wait for just-bash to stop before returning anyway. */
 const ABORT_GRACE_MS = 250;
-/** Largest total size of the in-memory file system (just-bash's own default). */
-const MAX_FS_BYTES = 1024 ** 3;
-/** Most symlinks followed when resolving one path (a loop guard). */
-const MAX_LINK_DEPTH = 16;
-
-let modulePromise: Promise<JustBashModule> | undefined;
-function loadJustBash(): Promise<JustBashModule> {
-  modulePromise ??= import('just-bash/browser');
-  return modulePromise;
-}
-
-/** The variables every shell session starts with. */
-function initialEnv(root: string): Record<string, string> {
-  return { HOME: root, USER: 'user', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
-}
-
 export async function createJustBashSandbox(options: JustBashSandboxOptions = {}): Promise<Sandbox> {
   const mod = await loadJustBash();
   const root = normalizePath(options.root ?? WORKSPACE_ROOT);
@@ -222,57 +158,16 @@ class JustBashSandbox implements Sandbox {
   }
 
   /**
-   * Resolves `path` like `abs()` and checks that following its symlinks stays inside the workspace:
-   * the whole path when `follow` (content operations), else only its parent (the entry itself may be
-   * a link: stat, rm, rename act on the link). Returns the path to operate on with its links resolved
-   * (just-bash's file system does not follow links in the middle of a path when it creates a file).
+   * Resolves `path` like `abs()` and checks that following its symlinks stays inside the workspace
+   * (see containedPath): the path to operate on, with its links resolved.
    */
-  private async contained(path: string, follow: boolean): Promise<string> {
-    const abs = this.abs(path);
-    if (abs === this.root) return abs;
-    const real = await this.realOf(follow ? abs : parentOf(abs));
-    if (!isInside(this.root, real)) throw outsideViaSymlink(abs, this.root);
-    if (follow) return real;
-    return real === parentOf(abs) ? abs : `${real === '/' ? '' : real}/${baseName(abs)}`;
+  private contained(path: string, follow: boolean): Promise<string> {
+    return containedPath(this.bash.fs, this.root, this.abs(path), follow);
   }
 
-  /**
-   * Where `p` (absolute, normalized) leads once every symlink on it is followed, for a path that may not
-   * exist (yet): the longest existing prefix resolved, the rest appended. One walk from the root, each
-   * link followed wherever it is on the path (at most MAX_LINK_DEPTH of them); linear in the depth.
-   */
-  private async realOf(p: string): Promise<string> {
-    const fs = this.bash.fs;
-    try {
-      return normalizePath(await fs.realpath(p));
-    } catch {
-      // Missing, or a dangling link on the way: walk it.
-    }
-    let rest = p.split('/').filter(Boolean);
-    let resolved = '/';
-    let links = 0;
-    while (rest.length > 0) {
-      const [part, ...tail] = rest;
-      const next = resolved === '/' ? `/${part}` : `${resolved}/${part}`;
-      let isLink = false;
-      try {
-        isLink = (await fs.lstat(next)).isSymbolicLink;
-      } catch {
-        // The rest does not exist: it would be created as written.
-        return normalizePath([next, ...tail].join('/'));
-      }
-      if (isLink) {
-        if (++links > MAX_LINK_DEPTH) throw new SandboxError('EINVAL', `Too many symbolic links in ${p}.`, p);
-        const target = await fs.readlink(next);
-        const base = target.startsWith('/') ? target : `${resolved}/${target}`;
-        rest = [...normalizePath(base).split('/').filter(Boolean), ...tail];
-        resolved = '/';
-        continue;
-      }
-      resolved = next;
-      rest = tail;
-    }
-    return resolved;
+  /** Where `p` (absolute, normalized) leads once every symlink on it is followed (see realOf). */
+  private realOf(p: string): Promise<string> {
+    return realOf(this.bash.fs, p);
   }
 
   private emit(change: SandboxChange): void {
