@@ -28,6 +28,7 @@ const BENCHES: string[] = [
   '/bench/mcp-connect.ts',
   '/bench/compaction.ts',
   '/bench/tool-set.ts',
+  '/bench/long-tasks.ts',
 ];
 
 function arg(name: string): string | undefined {
