@@ -55,6 +55,22 @@ import {
 export type { JustBashSandboxOptions } from './just-bash-module.ts';
 export { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE } from './shared.ts';
 
+/**
+ * just-bash's work limits, raised from its defaults (100,000 loop iterations, which also bound rg's
+ * matching, cut's ranges, od, seq...): a 100,000-line log or CSV is ordinary work for a coding agent,
+ * and rg -c on one failed with "matching work limit exceeded". A runaway is still stopped, by the
+ * command's timeout or Esc (the sandbox runs in a Worker that can be ended); memory stays bounded by
+ * just-bash's output and file-system caps.
+ */
+const WORK_LIMITS = {
+  maxLoopIterations: 10_000_000,
+  maxAwkIterations: 10_000_000,
+  maxSedIterations: 10_000_000,
+  maxJqIterations: 10_000_000,
+  maxCommandCount: 10_000_000,
+  maxWorkUnits: 100_000_000,
+} as const;
+
 /** After abort, how long to wait for just-bash to stop before returning anyway. */
 const ABORT_GRACE_MS = 250;
 export async function createJustBashSandbox(options: JustBashSandboxOptions = {}): Promise<Sandbox> {
@@ -92,6 +108,7 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
     cwd: root,
     env: initialEnv(root),
     customCommands: runtimes.commands(),
+    executionLimits: WORK_LIMITS,
   });
   bash.registerTransformPlugin(liveTransform());
   await bash.fs.mkdir('/tmp', { recursive: true });
