@@ -14,7 +14,7 @@ import {
 import { blanketRuleMatches } from '../tools/registry.ts';
 import { adaptMcpTools, inputSchemaProblem, type McpCallFn } from './adapter.ts';
 import { API_TOOL_NAME } from './names.ts';
-import { loadSchemaValidator } from './schema.ts';
+import { loadSchemaValidator, normalizeSchema } from './schema.ts';
 
 const calls: Array<{ name: string; args: unknown }> = [];
 const call: McpCallFn = async (name, args) => {
@@ -223,5 +223,37 @@ describe('bad tool catalogues', () => {
         reason: `Skipped: the server listed ${MCP_MAX_TOOLS_PER_SERVER + 500} tools; tabcode takes the first ${MCP_MAX_TOOLS_PER_SERVER}.`,
       },
     ]);
+  });
+});
+
+describe('normalizeSchema', () => {
+  it('returns a 2020-12 schema as it is (no copy), and rewrites a nested draft-04 form without touching the input', () => {
+    const modern = {
+      type: 'object',
+      properties: {
+        n: { type: 'number', exclusiveMinimum: 0 },
+        list: { type: 'array', items: { type: 'string' } },
+      },
+    };
+    const before = structuredClone(modern);
+    expect(normalizeSchema(modern)).toEqual({ schema: modern, notes: [] });
+    expect((normalizeSchema(modern) as { schema: unknown }).schema).toBe(modern);
+    const old = {
+      type: 'object',
+      properties: { deep: { anyOf: [{ type: 'number', minimum: 1, exclusiveMinimum: true }] } },
+    };
+    const oldBefore = structuredClone(old);
+    expect(normalizeSchema(old)).toEqual({
+      schema: { type: 'object', properties: { deep: { anyOf: [{ type: 'number', exclusiveMinimum: 1 }] } } },
+      notes: ['boolean exclusiveMinimum (draft-04)'],
+    });
+    expect(modern).toEqual(before);
+    expect(old).toEqual(oldBefore);
+    const tooDeep: Record<string, unknown> = { type: 'object' };
+    let node = tooDeep;
+    for (let i = 0; i < 70; i++) node = (node.not = {}) as Record<string, unknown>;
+    expect(normalizeSchema(tooDeep)).toEqual({
+      problem: 'its inputSchema is nested more than 64 levels deep',
+    });
   });
 });

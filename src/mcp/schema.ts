@@ -89,15 +89,39 @@ function normalizeNode(node: unknown, depth: number, notes: Set<string>): unknow
   return out;
 }
 
+/**
+ * True when some node of `node` needs normalizeNode's rewriting (the same tests, nothing copied);
+ * throws TooDeep past MAX_SCHEMA_DEPTH like normalizeNode.
+ */
+function needsRewrite(node: unknown, depth: number): boolean {
+  if (!isObject(node)) return false;
+  if (depth > MAX_SCHEMA_DEPTH) throw new TooDeep();
+  if (typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean') return true;
+  if (Array.isArray(node.items) || isObject(node.dependencies)) return true;
+  if (typeof node.$schema === 'string' && node.$schema.replace(/#$/, '') !== SCHEMA_2020) return true;
+  for (const k of ONE) if (k in node && needsRewrite(node[k], depth + 1)) return true;
+  for (const k of LIST) {
+    const list = node[k];
+    if (Array.isArray(list) && list.some((s) => needsRewrite(s, depth + 1))) return true;
+  }
+  for (const k of MAP) {
+    const map = node[k];
+    if (isObject(map) && Object.values(map).some((s) => needsRewrite(s, depth + 1))) return true;
+  }
+  return false;
+}
+
 export type NormalizedSchema = { schema: Json; notes: string[] } | { problem: string };
 
 /**
  * `schema` in its 2020-12 form with the list of older-draft forms rewritten, or the problem when it
- * is nested deeper than MAX_SCHEMA_DEPTH. Never throws; the input is not modified.
+ * is nested deeper than MAX_SCHEMA_DEPTH. Never throws; the input is not modified (a schema that is
+ * already 2020-12, the usual case, is returned as it is: copying it cost most of the time here).
  */
 export function normalizeSchema(schema: Json): NormalizedSchema {
   const notes = new Set<string>();
   try {
+    if (!needsRewrite(schema, 0)) return { schema, notes: [] };
     return { schema: normalizeNode(schema, 0, notes) as Json, notes: [...notes] };
   } catch (err) {
     if (err instanceof TooDeep)
