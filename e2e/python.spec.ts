@@ -21,10 +21,9 @@ import {
 } from './support/app.ts';
 import { type StaticServer, serveStatic } from './support/static-server.ts';
 
-// Playwright's trace recorder snapshots the page on every change; on a small shared machine that starves
-// the compile of Pyodide's 9 MB wasm (measured: 11 s without tracing, past the pool's 60 s load limit
-// with it while the agent's UI updates). Screenshots on failure stay.
-test.use({ trace: 'off' });
+// The config's trace keeps no DOM snapshots or screencast, which starved the compile of Pyodide's 9 MB
+// wasm (measured: 11 s without them, past the pool's 60 s load limit with them). No override here: an
+// option of its own would also put this file on a worker of its own, run after every other file.
 
 const ROOT = '/home/user/project';
 /** Pyodide loads in seconds, and the CI machine is shared: generous waits for the first python3. */
