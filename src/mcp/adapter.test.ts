@@ -251,7 +251,11 @@ describe('normalizeSchema', () => {
     expect(old).toEqual(oldBefore);
     const tooDeep: Record<string, unknown> = { type: 'object' };
     let node = tooDeep;
-    for (let i = 0; i < 70; i++) node = (node.not = {}) as Record<string, unknown>;
+    for (let i = 0; i < 70; i++) {
+      const inner: Record<string, unknown> = {};
+      node.not = inner;
+      node = inner;
+    }
     expect(normalizeSchema(tooDeep)).toEqual({
       problem: 'its inputSchema is nested more than 64 levels deep',
     });
