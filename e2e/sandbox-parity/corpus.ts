@@ -107,6 +107,7 @@ export const COMMANDS: string[] = [
   "sed -e '/^a/d' fruit.txt",
   "awk -F, 'NR>1 {sum+=$2} END {print sum, NR}' people.csv",
   "awk '{print length($0)}' unicode.txt",
+  "awk 'END {print NR}' 1m.txt",
   'awk \'{s+=$1} END {printf "%d\\n", s}\' 70k.txt',
   'grep -n apple fruit.txt',
   'grep -c an fruit.txt',
