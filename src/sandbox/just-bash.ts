@@ -21,6 +21,7 @@ import {
 } from './just-bash-module.ts';
 import { OutputBuffer } from './just-bash-output.ts';
 import { interceptLive, LiveOutputs, type LiveStream, liveScript, liveTransform } from './live-output.ts';
+import { platformCommands } from './platform-commands.ts';
 import {
   type BackgroundOutput,
   type BackgroundProcess,
@@ -107,7 +108,8 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
     fs,
     cwd: root,
     env: initialEnv(root),
-    customCommands: runtimes.commands(),
+    // Ours first: gzip on CompressionStream, clear messages for what the page lacks; node/python3 last.
+    customCommands: [...platformCommands(), ...runtimes.commands()],
     executionLimits: WORK_LIMITS,
   });
   bash.registerTransformPlugin(liveTransform());
