@@ -1,7 +1,7 @@
 /**
  * Issue 17, diffing of huge inputs (and large files in the sandbox's Worker): a Write that rewrites a 10,000-line file used to freeze the tab while
  * its card computed the diff (Myers' algorithm on two different 10,000-line texts: 87 s on this machine).
- * Now the diff gives up within its budget and shows the lines as replaced, and a folded card renders only
+ * Now the diff gives up past its edit limit and shows the lines as replaced, and a folded card renders only
  * the rows that show. Real Chromium, the built site, the real SDK against the mock Messages API. The
  * longest main-thread task is printed for the report; the assertions are on state.
  */

@@ -68,6 +68,13 @@ const SESSION: ScriptedTurn[] = [
   { content: [{ type: 'text', text: 'All done.' }] },
 ];
 
+/** Resolves after the page has drawn `n` more animation frames. */
+async function afterFrames(page: Page, n: number): Promise<void> {
+  await page.evaluate(async (count) => {
+    for (let i = 0; i < count; i++) await new Promise((r) => requestAnimationFrame(() => r(null)));
+  }, n);
+}
+
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
 
 /** Serious and critical axe violations of the page as it is now. */
@@ -125,6 +132,9 @@ test('axe: every panel and dialog, light and dark, has no serious or critical vi
     for (const tab of ['terminal', 'preview', 'todos', 'usage', 'mcp', 'rules']) {
       await page.getByTestId(`tab-${tab}`).click();
       if (tab === 'usage') await page.getByTestId('usage-row').first().click();
+      // xterm repaints its rows in its next animation frames after a theme change or being shown; axe
+      // must see the painted rows, not the previous theme's (a run on CI once caught them mid-change).
+      if (tab === 'terminal') await afterFrames(page, 3);
       problems.push(...(await axeProblems(page, source, `${scheme} ${tab} panel`)));
     }
     await page.getByTestId('tab-files').click();

@@ -39,12 +39,18 @@ describe('unifiedDiff', () => {
     expect(d.rows[n]).toEqual({ op: 'add', text: 'new 0' });
   });
 
-  it('still diffs a large file with scattered edits well under the edit limit', () => {
+  it('still diffs a large file with scattered edits under the edit limit, and gives up just past it', () => {
     const n = 5_000;
     const before = Array.from({ length: n }, (_, i) => `line ${i}`);
-    const after = before.map((l, i) => (i % 500 === 0 ? `${l} changed` : l));
-    const d = unifiedDiff(before.join('\n'), after.join('\n'), 1, Number.POSITIVE_INFINITY);
-    expect(2 * (n / 500)).toBeLessThan(MAX_DIFF_EDITS);
-    expect(d).toMatchObject({ fallback: false, added: n / 500, removed: n / 500 });
+    const every = (k: number) => before.map((l, i) => (i % k === 0 ? `${l} changed` : l)).join('\n');
+    // 100 lines changed: 200 edits, under the limit.
+    expect(unifiedDiff(before.join('\n'), every(50))).toMatchObject({
+      fallback: false,
+      added: 100,
+      removed: 100,
+    });
+    // 250 lines changed: 500 edits, past it.
+    expect(2 * (n / 20)).toBeGreaterThan(MAX_DIFF_EDITS);
+    expect(unifiedDiff(before.join('\n'), every(20))).toMatchObject({ fallback: true });
   });
 });
