@@ -297,6 +297,21 @@ test('controls: prompts typed while the agent works are queued and sent in turn;
   await expect(page.getByTestId('mode-switch')).toHaveValue('plan');
 });
 
+test('a key saved while the page is still starting reaches the agent', async ({ page }) => {
+  api.script([{ content: [{ type: 'text', text: 'Hello from the mock.' }] }]);
+  await page.goto('/');
+  // Settings as soon as its button exists: the sandbox and the session may still be starting (a key
+  // saved then once reached only the page, and the first prompt said no key was set).
+  await page.getByTestId('settings-button').click();
+  await page.getByTestId('api-key-input').fill('test');
+  await page.getByTestId('base-url-input').fill(api.url);
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
+  await sendPrompt(page, 'Hi');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Hello from the mock.');
+  expect(api.requests).toHaveLength(1);
+});
+
 test('settings: models from the API or a fallback list, theme, a masked key kept out of storage by default', async ({
   page,
 }) => {

@@ -105,6 +105,9 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
   prefsRef.current = prefs;
   const openRef = useRef(open);
   openRef.current = open;
+  /** Settings the user changed before the boot merged the stored ones (see the boot effect). */
+  const earlyPatch = useRef<Partial<AgentSettings>>({});
+  const booted = useRef(false);
   /** Increments per open request: a slower, older open is discarded. */
   const openSeq = useRef(0);
 
@@ -142,6 +145,9 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         setBootError(messageOf(err));
         return;
       }
+      // The agent took the settings in force when it was created; a save since (a key typed while the
+      // sandbox started) reached only the page, so the agent gets the page's settings now.
+      agent.updateSettings(settingsRef.current);
       // The turn in progress ends first, so the session it belongs to records its interruption.
       await stopRun(agent);
       await openRef.current?.model.dispose();
@@ -193,8 +199,10 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       const saved = await stores.settings.load();
       const defaults = deps.initialSettings ?? (await agentModule).defaultSettings();
       if (cancelled) return;
-      const merged = { ...defaults, ...saved.settings };
+      // What the user saved while this loaded (Settings opens at once) wins over what was stored.
+      const merged = { ...defaults, ...saved.settings, ...earlyPatch.current };
       settingsRef.current = merged;
+      booted.current = true;
       setSettings(merged);
       setPrefs(saved.prefs);
       let list: SessionMeta[] = [];
@@ -254,6 +262,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
   const updateSettings = useCallback(
     (patch: Partial<AgentSettings>, rememberKey?: boolean) => {
       const next = { ...settingsRef.current, ...patch };
+      if (!booted.current) earlyPatch.current = { ...earlyPatch.current, ...patch };
       settingsRef.current = next;
       setSettings(next);
       openRef.current?.agent.updateSettings(patch);
