@@ -109,8 +109,8 @@ describe('--test-only', () => {
       {
         [file]: `const { describe, it, test } = require('node:test');
           test('outside', () => {});
-          describe.only('all run', () => { it('x', () => {}); it('y', () => {}); });
-          describe('has only inside', () => { it('skipped', () => {}); it.only('picked', () => {}); });`,
+          describe.only('all run', () => { it('x', () => {}); it('y', () => {}); }); // guest code: only on purpose, what --test-only is checked on
+          describe('has only inside', () => { it('skipped', () => {}); it.only('picked', () => {}); }); // guest code: only on purpose`,
       },
       { only: true },
     );
