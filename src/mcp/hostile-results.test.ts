@@ -10,11 +10,11 @@ import { API_IMAGE_MAX_BASE64_CHARS, MAX_TOOL_RESULTS_PER_MESSAGE_MEDIA_CHARS } 
 import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
 import type { ToolResultBlockParam } from '../core/messages.ts';
 import { createMemoryStore } from '../core/storage.ts';
-import { defaultCanUseTool, prepareCall, runToolCall } from '../core/tool-execution.ts';
 import { createResultSpiller, createSpillStore } from '../core/tool-results.ts';
 import { createJustBashSandbox } from '../sandbox/just-bash.ts';
 import { inPageServer } from './in-page.ts';
 import { createMcpManager, type McpManager } from './manager.ts';
+import { callMcpTool, resultText } from './test-tool-call.ts';
 
 /** Long enough that a call waiting for it would fail the test's own timeout. */
 const TOOL_TIMEOUT_MS = 60_000;
@@ -48,24 +48,9 @@ async function connected(kind: 'http' | 'in-page'): Promise<McpManager> {
   return m;
 }
 
-async function run(m: McpManager, tool: string): Promise<ToolResultBlockParam> {
-  const tools = m.tools();
-  const call = await prepareCall(
-    { type: 'tool_use', id: `toolu_${tool}`, name: `mcp__h__${tool}`, input: {} },
-    tools,
-  );
-  const out = await runToolCall(
-    call,
-    { ...ctx, abortController: new AbortController() },
-    { tools, canUseTool: defaultCanUseTool, emit: () => {} },
-  );
-  return out.block;
-}
+const run = (m: McpManager, tool: string) => callMcpTool(m, ctx, `mcp__h__${tool}`);
 
-const textOf = (b: ToolResultBlockParam) =>
-  typeof b.content === 'string'
-    ? b.content
-    : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : `<${c.type}>`)).join('\n');
+const textOf = resultText;
 const images = (b: ToolResultBlockParam) =>
   typeof b.content === 'string' ? [] : (b.content ?? []).filter((c) => c.type === 'image');
 

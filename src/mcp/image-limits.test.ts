@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpHttpHost, startMcpHttpHost } from '../../e2e/mcp/http-host.ts';
 import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
 import type { ToolResultBlockParam } from '../core/messages.ts';
-import { defaultCanUseTool, prepareCall, runToolCall } from '../core/tool-execution.ts';
 import { createJustBashSandbox } from '../sandbox/just-bash.ts';
 import {
   API_IMAGE_MAX_SIDE_PX,
@@ -22,6 +21,7 @@ import {
 } from './image-dimensions.ts';
 import { createMcpManager, type McpManager } from './manager.ts';
 import type { ApiImageType } from './results.ts';
+import { callMcpTool } from './test-tool-call.ts';
 
 const image = (name: string) =>
   readFileSync(new URL(`./test-images/${name}`, import.meta.url)).toString('base64');
@@ -101,19 +101,7 @@ afterAll(async () => {
   await host?.close();
 });
 
-async function run(tool: string): Promise<ToolResultBlockParam> {
-  const tools = manager.tools();
-  const call = await prepareCall(
-    { type: 'tool_use', id: `toolu_${tool}`, name: `mcp__img__${tool}`, input: {} },
-    tools,
-  );
-  const out = await runToolCall(
-    call,
-    { ...ctx, abortController: new AbortController() },
-    { tools, canUseTool: defaultCanUseTool, emit: () => {} },
-  );
-  return out.block;
-}
+const run = (tool: string) => callMcpTool(manager, ctx, `mcp__img__${tool}`);
 
 const blocks = (b: ToolResultBlockParam) => (typeof b.content === 'string' ? [] : (b.content ?? []));
 const images = (b: ToolResultBlockParam) => blocks(b).filter((c) => c.type === 'image');

@@ -9,12 +9,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type McpHttpHost, startMcpHttpHost } from '../../e2e/mcp/http-host.ts';
 import { createToolUseContext, type ToolUseContext } from '../core/context.ts';
-import type { ToolResultBlockParam } from '../core/messages.ts';
-import { defaultCanUseTool, prepareCall, runToolCall } from '../core/tool-execution.ts';
 import { createJustBashSandbox } from '../sandbox/just-bash.ts';
 import { inPageServer } from './in-page.ts';
 import { malformedDetail } from './malformed.ts';
 import { createMcpManager, type McpManager } from './manager.ts';
+import { callMcpTool, resultText } from './test-tool-call.ts';
 
 /** Long enough that a call waiting for it would fail the test's own timeout. */
 const TOOL_TIMEOUT_MS = 60_000;
@@ -86,24 +85,9 @@ async function connected(url: string): Promise<McpManager> {
   return m;
 }
 
-async function run(m: McpManager, server: string, tool: string): Promise<ToolResultBlockParam> {
-  const tools = m.tools();
-  const call = await prepareCall(
-    { type: 'tool_use', id: `toolu_${tool}`, name: `mcp__${server}__${tool}`, input: {} },
-    tools,
-  );
-  const out = await runToolCall(
-    call,
-    { ...ctx, abortController: new AbortController() },
-    { tools, canUseTool: defaultCanUseTool, emit: () => {} },
-  );
-  return out.block;
-}
+const run = (m: McpManager, server: string, tool: string) => callMcpTool(m, ctx, `mcp__${server}__${tool}`);
 
-const textOf = (b: ToolResultBlockParam) =>
-  typeof b.content === 'string'
-    ? b.content
-    : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : `<${c.type}>`)).join('\n');
+const textOf = resultText;
 
 describe.each(['json', 'sse'] as const)('malformed messages over Streamable HTTP (%s answers)', (answer) => {
   it.each(CASES)('%s → is_error at once, the next call works', async (tool, _raw, detail) => {
