@@ -26,6 +26,7 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import { skillsAnnouncement } from '../tools/skill/skills.ts';
 import type { SessionHooks } from './habits/session-hooks.ts';
 import { prepareTurn } from './habits/turn.ts';
+import { createYielder } from './main-thread-yield.ts';
 import type { SessionTools } from './session-tools.ts';
 import type { AgentSettings, CompactResult, SessionEvent } from './types.ts';
 
@@ -188,11 +189,15 @@ export async function runTurn(state: SessionState, deps: TurnDeps, prompt: strin
     },
     contextTracker: state.contextTracker,
   });
+  // The generator is pulled from here, so a pause here pauses the whole chain (stream parsing, the
+  // loop, the page's reducers): a buffered reply is handled in tasks of YIELD_BUDGET_MS, not one.
+  const pause = createYielder();
   let step = await gen.next();
   while (!step.done) {
     // "Allow always" at a prompt adds its rule to the session rules before the call runs.
     emit(recordAllowAlways(step.value, deps.tools.permissions));
     if (step.value.type === 'compaction-end') state.sessionStart = 'compact';
+    await pause();
     step = await gen.next();
   }
   state.transcript = step.value.messages;

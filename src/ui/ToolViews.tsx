@@ -113,12 +113,29 @@ export function lineCount(text: string): number {
   return text.endsWith('\n') && n > 1 ? n - 1 : n;
 }
 
+/**
+ * The first `n` lines of `text` (the whole text when it has no more). Folded content renders only
+ * these: a 1,000-line file written by a tool costs its layout, paint and highlighting on every card
+ * otherwise, although only the first lines show.
+ */
+export function firstLines(text: string, n: number): string {
+  let at = -1;
+  for (let i = 0; i < n; i++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) return text;
+  }
+  return text.slice(0, at);
+}
+
+/** `text` as a folded view shows it: all of it when open, else its first FOLD_LINES lines. */
+const shown = (text: string, open: boolean) => (open ? text : firstLines(text, FOLD_LINES));
+
 export function CodeView({ code, path, language }: { code: string; path?: string; language?: string }) {
   return (
     <div className="code-view">
       {path && <div className="code-head mono">{path}</div>}
       <Foldable lines={lineCount(code)} className="code-body">
-        <HighlightedCode code={code} language={language ?? languageOfPath(path)} />
+        {(open) => <HighlightedCode code={shown(code, open)} language={language ?? languageOfPath(path)} />}
       </Foldable>
     </div>
   );
@@ -136,7 +153,7 @@ export function MarkdownView({ text }: { text: string }) {
 export function PlainText({ text }: { text: string }) {
   return (
     <Foldable lines={lineCount(text)} className="plain-text">
-      {text}
+      {(open) => shown(text, open)}
     </Foldable>
   );
 }
@@ -218,7 +235,7 @@ export function ResultView({ view }: { view: ToolResultView }) {
 function TerminalStream({ text, className }: { text: string; className: string }) {
   return (
     <Foldable lines={lineCount(text)} className={className}>
-      {text}
+      {(open) => shown(text, open)}
     </Foldable>
   );
 }

@@ -135,7 +135,14 @@ function PlainRows({
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of the items
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (!el || !stick.current) return;
+    // Scrolled at the next frame, before it paints: reading scrollHeight here would force the layout of
+    // every new card inside this commit's task (90 ms for a heavy turn's cards), where in the frame it is
+    // the layout the frame does anyway.
+    const frame = requestAnimationFrame(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [items, running]);
   return (
     <>

@@ -155,7 +155,7 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
     }
     case 'text-delta': {
       const id = `text:${state.messageId ?? 'msg'}:${event.index}`;
-      const at = state.items.findIndex((item) => item.id === id);
+      const at = indexOfItem(state.items, id);
       if (at < 0) {
         return {
           ...state,
@@ -389,6 +389,15 @@ function replaceAt(state: TranscriptState, at: number, item: TranscriptItem): Tr
   return { ...state, items };
 }
 
+/**
+ * The index of the item with `id`, or -1. Searched from the end: the card a streamed event updates is
+ * nearly always among the last items, and every delta of a long tool input looks it up.
+ */
+function indexOfItem(items: readonly TranscriptItem[], id: string): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].id === id) return i;
+  return -1;
+}
+
 function cardId(toolUseId: string): string {
   return `tool:${toolUseId}`;
 }
@@ -398,7 +407,7 @@ function updateCard(
   toolUseId: string,
   update: (card: ToolCardState) => ToolCardState,
 ): TranscriptState {
-  const at = state.items.findIndex((item) => item.id === cardId(toolUseId));
+  const at = indexOfItem(state.items, cardId(toolUseId));
   const item = state.items[at];
   if (item?.kind !== 'tool') return state;
   return replaceAt(state, at, { ...item, card: update(item.card) });
@@ -412,7 +421,7 @@ function upsertCard(
   update: (card: ToolCardState) => ToolCardState,
 ): TranscriptState {
   const id = cardId(toolUseId);
-  if (state.items.some((item) => item.id === id)) return updateCard(state, toolUseId, update);
+  if (indexOfItem(state.items, id) >= 0) return updateCard(state, toolUseId, update);
   const card: ToolCardState = { toolUseId, name, status: 'pending', inputJson: '', progress: '' };
   return { ...state, items: [...state.items, { kind: 'tool', id, card: update(card) }] };
 }
