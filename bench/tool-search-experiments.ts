@@ -7,6 +7,9 @@
  *   npx tsx bench/tool-search-experiments.ts prf '{"alpha":0.2,"m":3,"T":5}'
  *   npx tsx bench/tool-search-experiments.ts wordnet --wordnet DIR '{"syn":1,"hypo":0.5,"gapOnly":1}'
  *   npx tsx bench/tool-search-experiments.ts clauses '{"lead":1,"comma":1}' '{"rrf":10,"comma":1,"and":1,"norm":1}'
+ *   npx tsx bench/tool-search-experiments.ts bridge '{"w":0.5}' '{"w":2,"minTools":2,"minP":0.2}'
+ *   npx tsx bench/tool-search-experiments.ts termweights '{}' '{"gamma":0.5,"perTool":1}'
+ *   npx tsx bench/tool-search-experiments.ts entities '{"file":1,"saveVerb":1,"url":1,"urlWords":1}'
  *   ONLY=livemcpbench-tasks npx tsx bench/tool-search-experiments.ts ...   # one source (MetaTool is slow)
  *
  * - maxsim: a dense stage of word alignment over the GloVe table (a light ColBERT): a tool's score is the
@@ -31,6 +34,34 @@
  *   tasks); rrf 20, whole 2 0.778 / 0.376-0.380. No variant raised tasks' recall@5: the clauses' own
  *   top tools are mostly the whole query's, and the tools a task misses (write_file, geocode_address,
  *   get_current_time) are steps the question never states. Not adopted.
+ * - bridge: a vocabulary bridge learned from the tuning split's labelled (query, tool) pairs
+ *   (./tool-search-bridge.ts): query-term → tool-word associations kept only when several distinct
+ *   tools support them, added as expansions beside the GloVe ones at weight `w`. Measured by tool fold:
+ *   a query is ranked with the table learned from the other fold's tools and queries (`crossSource`:
+ *   MetaTool's table for LiveMCPBench and the reverse). Against 0.778 / 0.380 / 0.658 (recall@5 steps /
+ *   tasks / MetaTool): first form (support counted per tool, log-lift; 5,174 pairs, ~68 KB) w 0.5
+ *   0.778 / 0.387 / 0.664, w 1 0.778 / 0.374 / 0.666, minTools 2 0.778 / 0.374 / 0.664, cross-source
+ *   w 0.5 0.778 / 0.376 / 0.659. Its pairs were mostly noise ("weather" → questions, planning; "book" →
+ *   personalized, internet): MetaTool has one tool per topic, so a generic pair rarely has two tools
+ *   behind it. Second form (a term's weight at a tool = the share of the tool's queries holding it;
+ *   P(w | q), lift ≥ 2, w in ≤ 10 % of tools; 769-1,241 pairs, 10-15 KB): minTools 2 minP 0.2 w 1
+ *   0.778 / 0.387 / 0.661, w 2 0.778 / 0.374 / 0.663; minTools 1 w 2 0.778 / 0.374 / 0.663, cross-source
+ *   0.778 / 0.380 / 0.662. At most +0.008 anywhere, steps never moved: not adopted.
+ * - termweights: learned query-term weights (./tool-search-bridge.ts learnTermWeights: how often a query
+ *   word is in its gold tool's text, against the average word, ^gamma, clipped), by tool fold as above:
+ *   gamma 0.5 0.741 / 0.363 / 0.631; gamma 1 0.741 / 0.336 / 0.608; gamma 0.5 in [0.5, 1.2]
+ *   0.741 / 0.369 / 0.642; gamma 0.5, one pair per tool and term 0.778 / 0.363 / 0.634; cross-source gamma 1
+ *   0.741 / 0.321 / 0.658. Every source lost (a topic word's weight is learned from other tools' queries,
+ *   where it is noise): not adopted.
+ * - entities: words for what a query's paths and URLs point at (`file`: a path or file name adds "file",
+ *   with `fileWords` also "write", with `saveVerb` "write" only beside save/write/store/export/draft;
+ *   `url`: a URL adds "url", with `urlWords` "url fetch"; `time`: today/tomorrow/next Wednesday add
+ *   "current time", `timeWords` "current date time"). file 0.778 / 0.387 / -; url 0.778 / 0.389 / -;
+ *   file + url 0.778 / 0.396 / -; fileWords + urlWords 0.778 / 0.431 / 0.658; saveVerb + urlWords
+ *   0.778 / 0.422 / 0.658 (steps MRR 0.656 → 0.667, tasks recall@1 0.368 → 0.421); adding time
+ *   0.778 / 0.439 / 0.654 (MetaTool and tasks recall@1 lose). ADOPTED: saveVerb + urlWords
+ *   (../src/tools/tool-search/entities.ts; through the real path, bench/tool-search-tune.ts:
+ *   0.778 / 0.422 / 0.658, MRR 0.667 / 0.525 / 0.536).
  * Data: ../shared/bench-data or --data DIR.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -47,7 +78,16 @@ import {
 } from '../src/tools/tool-search/semantic.ts';
 import { rankWithServers } from '../src/tools/tool-search/server-score.ts';
 import { STOP_WORDS, termOf, words as wordsOf } from '../src/tools/tool-search/tokenize.ts';
-import { loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
+import { type CatalogueEntry, loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
+import {
+  type Bridge,
+  bridgeExpansions,
+  bridgeSize,
+  foldOf,
+  learnBridge,
+  learnTermWeights,
+  type TrainingSet,
+} from './tool-search-bridge.ts';
 import {
   bm25Ranker,
   evaluate,
@@ -85,10 +125,15 @@ interface Pool {
 }
 
 /** The ranking as it is (lexical + GloVe expansions + server evidence), scores over the best. */
-function lexical(pool: Pool, query: string, expansions?: Expansions): Scored {
+function lexical(
+  pool: Pool,
+  query: string,
+  expansions?: Expansions,
+  termWeights?: ReadonlyMap<string, number>,
+): Scored {
   const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
   const exp = expansions ?? nearestWords(vectors, pool.matrix, words);
-  const ranked = rankWithServers(pool.index, query, 200, exp);
+  const ranked = rankWithServers(pool.index, query, 200, exp, termWeights);
   const top = ranked[0]?.score || 1;
   return ranked.map((r) => ({ tool: r.doc.tool, score: r.score / top }));
 }
@@ -343,12 +388,64 @@ function clauseOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
   return out;
 }
 
+// ----- bridge --------------------------------------------------------------------------------------
+
+/** GloVe neighbours of the query's expandable words, with the bridge's pairs (weight `k.w`) beside them. */
+function bridgedExpansions(pool: Pool, query: string, bridge: Bridge, k: Knobs): Expansions {
+  const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
+  const glove = k.noGlove ? new Map() : nearestWords(vectors, pool.matrix, words);
+  const has = (w: string) => {
+    const t = pool.index.vocabulary.get(w) ?? termOf(w);
+    return t !== null && pool.index.postings.has(t);
+  };
+  const learned = bridgeExpansions(bridge, k.all ? wordsOf(query) : words, has, k.w ?? 1);
+  const out = new Map<string, { word: string; similarity: number }[]>();
+  for (const w of new Set([...glove.keys(), ...learned.keys()])) {
+    const best = new Map<string, number>();
+    for (const e of [...(glove.get(w) ?? []), ...(learned.get(w) ?? [])]) {
+      if ((best.get(e.word) ?? 0) < e.similarity) best.set(e.word, e.similarity);
+    }
+    out.set(
+      w,
+      [...best].map(([word, similarity]) => ({ word, similarity })),
+    );
+  }
+  return out;
+}
+
+// ----- entities ------------------------------------------------------------------------------------
+
+const PATH = /(?:^|[\s"'`(])(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)+|(?:^|\s)[A-Za-z]:\\[\w.\\-]+/;
+const FILE_NAME =
+  /(?:^|\s)[\w-]+\.(?:md|txt|csv|json|xlsx?|docx?|pptx?|pdf|png|jpe?g|html?|ts|js|py|wav|mp3)\b/i;
+const SAVE_VERB = /\b(?:save|saved|saving|saves|write|writes|writing|store|export|output|draft)\b/i;
+const RELATIVE_TIME =
+  /\b(?:today|tomorrow|yesterday|tonight|(?:next|last|this|past)\s+(?:\d+\s*)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|days?|hours?|\d+h))\b|\blast\s+\d+\s*h\b/i;
+const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
+
+/**
+ * A query's entity types as words: a file path or file name adds `k.file` ("file"), a URL adds "url"
+ * (`k.url`), so "save it to /root/markdown/x.md" reaches file tools and "the page at https://…" fetchers.
+ */
+function withEntities(query: string, k: Knobs): string {
+  const extra: string[] = [];
+  if (k.file && (PATH.test(query) || FILE_NAME.test(query))) {
+    extra.push('file');
+    if (k.fileWords || (k.saveVerb && SAVE_VERB.test(query))) extra.push('write');
+  }
+  if (k.time && RELATIVE_TIME.test(query)) extra.push(k.timeWords ? 'current date time' : 'current time');
+  if (k.url && URL.test(query)) extra.push(k.urlWords ? 'url fetch' : 'url');
+  return extra.length ? `${query} ${extra.join(' ')}` : query;
+}
+
 // ----- run -----------------------------------------------------------------------------------------
 
 function main(): void {
-  if (!['maxsim', 'prf', 'wordnet', 'clauses'].includes(experiment ?? '')) {
+  if (
+    !['maxsim', 'prf', 'wordnet', 'clauses', 'bridge', 'termweights', 'entities'].includes(experiment ?? '')
+  ) {
     throw new Error(
-      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses [--wordnet DIR] [knobs JSON ...]',
+      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses|bridge|termweights|entities [--wordnet DIR] [knobs JSON ...]',
     );
   }
   const wnDir = opt('wordnet');
@@ -365,6 +462,82 @@ function main(): void {
     (q) => q.split === 'tune',
   );
   const only = process.env.ONLY?.split(',');
+  // The bridge's training sets (tuning split) and, per variant, its tables: by tool fold, or cross-source.
+  const byTool = (entries: CatalogueEntry[]) => {
+    const m = new Map<string, CatalogueEntry>();
+    for (const e of entries) if (!m.has(e.tool)) m.set(e.tool, e);
+    return m;
+  };
+  const liveSet: TrainingSet = {
+    queries: queries.filter((q) => q.source !== 'metatool'),
+    tools: byTool(full),
+  };
+  const metaSet: TrainingSet = {
+    queries: queries.filter((q) => q.source === 'metatool'),
+    tools: byTool(meta),
+  };
+  const bridges = new Map<Knobs, Bridge[]>();
+  const firstGold = new Map(queries.map((q) => [`${q.source}\u0000${q.text}`, q.gold[0]]));
+  if (experiment === 'bridge') {
+    for (const k of variants) {
+      const sets = [liveSet, metaSet].filter(
+        (s) => !(k.noLive && s === liveSet) && !(k.noMeta && s === metaSet),
+      );
+      const tables = k.crossSource
+        ? [learnBridge([metaSet], k), learnBridge([liveSet], k)]
+        : [0, 1].map((f) =>
+            learnBridge(
+              sets,
+              k,
+              (t) => foldOf(t) !== f,
+              (q) => foldOf(q.gold[0]) !== f,
+            ),
+          );
+      bridges.set(k, tables);
+      const all = bridgeSize(learnBridge(sets, k));
+      console.log(
+        `bridge ${JSON.stringify(k)}: shipped table ${all.terms} terms, ${all.pairs} pairs, ~${all.bytes} bytes`,
+      );
+    }
+  }
+  const weightTables = new Map<Knobs, Map<string, number>[]>();
+  if (experiment === 'termweights') {
+    for (const k of variants) {
+      const sets = [liveSet, metaSet].filter(
+        (s) => !(k.noLive && s === liveSet) && !(k.noMeta && s === metaSet),
+      );
+      weightTables.set(
+        k,
+        k.crossSource
+          ? [learnTermWeights([metaSet], k), learnTermWeights([liveSet], k)]
+          : [0, 1].map((f) =>
+              learnTermWeights(
+                sets,
+                k,
+                (t) => foldOf(t) !== f,
+                (q) => foldOf(q.gold[0]) !== f,
+              ),
+            ),
+      );
+      const all = learnTermWeights(sets, k);
+      const sample = 'show make report get find weather github news latest information data today'
+        .split(' ')
+        .map((w) => `${w} ${(all.get(termOf(w) ?? '') ?? 1).toFixed(2)}`);
+      console.log(`termweights ${JSON.stringify(k)}: ${all.size} terms; ${sample.join(', ')}`);
+    }
+  }
+  const weightsFor = (k: Knobs, q: string, source: string) => {
+    const tables = weightTables.get(k);
+    if (!tables) return undefined;
+    if (k.crossSource) return source === 'metatool' ? tables[1] : tables[0];
+    return tables[foldOf(firstGold.get(`${source}\u0000${q}`) ?? '')];
+  };
+  const bridgeFor = (k: Knobs, q: string, source: string): Bridge | undefined => {
+    const tables = bridges.get(k);
+    if (!tables) return undefined;
+    if (k.crossSource) return source === 'metatool' ? tables[1] : tables[0];
+    return tables[foldOf(firstGold.get(`${source}\u0000${q}`) ?? '')];
+  };
   const f3 = (x: number) => x.toFixed(3);
   for (const source of ['livemcpbench-steps', 'livemcpbench-tasks', 'metatool']) {
     if (only && !only.includes(source)) continue;
@@ -391,6 +564,13 @@ function main(): void {
         if (experiment === 'maxsim') return mix(lexical(pool, q), maxSimScores(pool, q, k), k.lam ?? 0);
         if (experiment === 'prf') return prfOrder(pool, q, k);
         if (experiment === 'clauses') return clauseOrder(pool, q, k);
+        if (experiment === 'entities') return lexical(pool, withEntities(q, k)).map((r) => r.tool);
+        if (experiment === 'termweights')
+          return lexical(pool, q, undefined, weightsFor(k, q, source)).map((r) => r.tool);
+        if (experiment === 'bridge') {
+          const b = bridgeFor(k, q, source);
+          return lexical(pool, q, b && bridgedExpansions(pool, q, b, k)).map((r) => r.tool);
+        }
         return lexical(pool, q, wn && wordNetExpansions(wn, pool, q, k)).map((r) => r.tool);
       };
       const m = evaluate(qs, (q) => {

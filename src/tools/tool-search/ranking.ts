@@ -255,6 +255,11 @@ export interface RankedDoc<D extends SearchDoc = SearchDoc> {
 export interface RankOptions {
   limit?: number;
   expansions?: Expansions;
+  /**
+   * A multiplier per query term (the word's own term); terms it lacks count 1. The app passes none; the
+   * benchmark's `termweights` experiment (learned weights, not adopted) does.
+   */
+  termWeights?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -302,10 +307,14 @@ export function rankIndex<D extends SearchDoc>(
   for (const qw of qws) for (const [t, w] of qw.alternatives) if (w === 1) exact.add(t);
   for (const qw of qws) {
     hit.length = 0;
+    let own = 1;
+    if (options.termWeights) {
+      for (const [t, w] of qw.alternatives) if (w === 1) own = options.termWeights.get(t) ?? 1;
+    }
     for (const [term, weight] of qw.alternatives) {
       const p = index.postings.get(term);
       if (!p) continue;
-      const w = weight * idf(term);
+      const w = own * weight * idf(term);
       for (let k = 0; k < p.docs.length; k++) {
         const i = p.docs[k];
         if (allowed && !allowed[i]) continue;

@@ -6,13 +6,14 @@
  *   matching the `mcp__<server>__` prefix exactly (so `mcp__git` never lists github's tools); a server
  *   still connecting, or one that does not exist, is said so (never a keyword search instead);
  * - anything else is keywords, ranked by ./ranking.ts with server evidence (./server-score.ts), plus the
- *   semantic stage's expansions when given.
+ *   words its paths and URLs imply (./entities.ts) and the semantic stage's expansions when given.
  * The same tool offered by two servers (same tool name and input schema) takes one slot: the best-ranked
  * copy is loaded and a note names the others. Pure; never throws.
  */
 import { isDeferredTool } from '../../core/deferred-tools.ts';
 import { hashString } from '../../core/hash.ts';
 import type { AnyTool } from '../../core/tool.ts';
+import { withEntityWords } from './entities.ts';
 import { buildSearchIndex, type Expansions, type SearchDoc, type SearchIndex } from './ranking.ts';
 import { rankWithServers } from './server-score.ts';
 
@@ -191,14 +192,22 @@ export interface RankedGroup {
   copies: AnyTool[];
 }
 
-/** Keyword ranking over deferred tools, duplicates grouped into one slot, at most `limit` slots. */
+/**
+ * Keyword ranking over deferred tools, duplicates grouped into one slot, at most `limit` slots. The query
+ * is ranked with the words its paths and URLs imply (./entities.ts).
+ */
 export function rankDeferred(
   deferred: readonly AnyTool[],
   query: string,
   limit: number,
   expansions?: Expansions,
 ): RankedGroup[] {
-  const ranked = rankWithServers(indexFor(deferred), query, limit * GROUPING_HEADROOM, expansions);
+  const ranked = rankWithServers(
+    indexFor(deferred),
+    withEntityWords(query),
+    limit * GROUPING_HEADROOM,
+    expansions,
+  );
   const byName = new Map(ranked.map((r) => [r.doc.tool.name, r.doc.tool]));
   const { tools, copies } = groupDuplicates(ranked.map((r) => r.doc.tool));
   return tools.slice(0, limit).map((tool) => ({

@@ -65,13 +65,14 @@ export function rankWithServers<D extends SearchDoc>(
   query: string,
   limit: number,
   expansions?: Expansions,
+  termWeights?: ReadonlyMap<string, number>,
 ): RankedDoc<D>[] {
   const mix = RANKING_WEIGHTS.serverMix;
   const servers = mix > 0 ? serverIndexFor(index) : null;
-  if (!servers) return rankIndex(index, query, { limit, expansions });
-  const ranked = rankIndex(index, query, { expansions });
+  if (!servers) return rankIndex(index, query, { limit, expansions, termWeights });
+  const ranked = rankIndex(index, query, { expansions, termWeights });
   if (ranked.length === 0) return ranked;
-  const serverRanked = rankIndex(servers, query, { expansions });
+  const serverRanked = rankIndex(servers, query, { expansions, termWeights });
   const top = ranked[0].score || 1;
   const topServer = serverRanked[0]?.score || 1;
   const serverScore = new Map(serverRanked.map((r) => [r.doc.name, r.score / topServer]));
