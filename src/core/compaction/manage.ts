@@ -76,7 +76,11 @@ export async function* manageContext(p: ManageParams): AsyncGenerator<QueryEvent
   if (!p.force && p.settings.autoCompact === false) return { messages, changed };
   const trigger: CompactionTrigger = p.force ?? 'auto';
   yield { type: 'compaction-start', trigger, tokensBefore: estimate };
-  const outcome = await compactConversation({ ...p.compact, messages });
+  const outcome = await compactConversation({
+    contextWindow: p.settings.contextWindow,
+    ...p.compact,
+    messages,
+  });
   if (!outcome.ok) {
     yield { type: 'compaction-failed', trigger, error: outcome.error };
     return { messages, changed, failed: true };

@@ -4,7 +4,7 @@
  */
 
 /** Appended to the conversation as the last user message of the summarization request. */
-export function summaryInstructions(extra?: string): string {
+export function summaryInstructions(extra?: string, viewNote?: string): string {
   const lines = [
     'Stop working on the task for a moment: the conversation is about to be compacted, because it is close to the context limit. Write a summary that lets you (or another assistant) continue the work without the messages above. Do not call any tool: answer with text only.',
     '',
@@ -18,6 +18,7 @@ export function summaryInstructions(extra?: string): string {
     '',
     'Be complete about facts (paths, names, commands, numbers) and brief about everything else.',
   ];
+  if (viewNote) lines.push('', viewNote);
   const more = extra?.trim();
   if (more) lines.push('', `Instructions from the user for this summary: ${more}`);
   return lines.join('\n');
@@ -34,8 +35,25 @@ export function extractSummary(answer: string): string {
 export const COMPACTED_HEADER =
   'This conversation was compacted: its earlier messages were summarized to free context. The summary below stands in for them.';
 
-/** The first text of the compacted transcript. */
-export function summaryMessageText(summary: string, summarized: number): string {
+/**
+ * What the summary request says about a shortened view, so the summary does not take a cut for the
+ * real content (the tools ran with their whole inputs).
+ */
+export function viewNote(shortened: number, dropped: number): string | undefined {
+  const parts: string[] = [];
+  if (shortened > 0)
+    parts.push(
+      `${shortened} long text${shortened === 1 ? ', tool input or tool result is' : 's, tool inputs or tool results are'} shortened above to their beginning and end, marked where characters were left out: only this view is shortened; the files and tool runs had the whole content.`,
+    );
+  if (dropped > 0)
+    parts.push(
+      `The ${dropped} oldest message${dropped === 1 ? ' is' : 's are'} left out above; summarize what is shown, and say that earlier history was lost.`,
+    );
+  return parts.length > 0 ? `Note: ${parts.join(' ')}` : undefined;
+}
+
+/** The first text of the compacted transcript; `tailKept`: the latest messages follow it. */
+export function summaryMessageText(summary: string, summarized: number, tailKept = true): string {
   return [
     COMPACTED_HEADER,
     `(${summarized} message${summarized === 1 ? '' : 's'} summarized.)`,
@@ -44,7 +62,9 @@ export function summaryMessageText(summary: string, summarized: number): string 
     summary,
     '</summary>',
     '',
-    'Continue from where the work stopped, without asking the user to repeat anything; the latest messages follow as they were.',
+    tailKept
+      ? 'Continue from where the work stopped, without asking the user to repeat anything; the latest messages follow as they were.'
+      : 'Continue from where the work stopped, without asking the user to repeat anything.',
   ].join('\n');
 }
 

@@ -13,12 +13,21 @@ import type { QueryError } from '../events.ts';
 import { ensureToolResultPairing, type MessageParam, type Usage, withUserText } from '../messages.ts';
 import { classifyApiError } from '../model/anthropic.ts';
 import { streamMessages } from '../model/beta-stream.ts';
+import { contextWindowOf } from '../model/context-window.ts';
 import { buildRequestBody, requestBetas, type ThinkingSetting } from '../request.ts';
 import type { AnyTool } from '../tool.ts';
-import { clearOldToolResults } from './clear.ts';
 import { estimateJsonTokens } from './estimate.ts';
-import { extractSummary, summaryInstructions } from './prompt.ts';
+import {
+  COMPACTION_MAX_MARGIN_SHARE,
+  COMPACTION_MAX_OUTPUT_SHARE,
+  COMPACTION_MAX_TAIL_SHARE,
+  COMPACTION_REQUEST_MARGIN_TOKENS,
+  COMPACTION_RETRY_FILL,
+  COMPACTION_TOO_LONG_RETRIES,
+} from './limits.ts';
+import { extractSummary, summaryInstructions, viewNote } from './prompt.ts';
 import { compactedTranscript, splitForCompaction } from './transcript.ts';
+import { summaryView } from './view.ts';
 
 export interface CompactParams {
   client: Anthropic;
@@ -31,6 +40,8 @@ export interface CompactParams {
   cacheTtl?: '5m' | '1h';
   thinking?: ThinkingSetting;
   messages: readonly MessageParam[];
+  /** The model's context window (input tokens); default: the table's window for `model`. */
+  contextWindow?: number;
   /** What the user asked for in `/compact <instructions>`. */
   instructions?: string;
   signal?: AbortSignal;
@@ -64,7 +75,7 @@ export function isPromptTooLong(err: unknown): boolean {
   const text = `${String(e.error?.error?.message ?? '')} ${String(e.message ?? '')}`;
   return (
     (e.status === 400 || e.status === 413) &&
-    /prompt is too long|too many tokens|context (window|length)/i.test(text)
+    /prompt is too long|too many tokens|context (window|length)|exceed context limit/i.test(text)
   );
 }
 
@@ -72,15 +83,29 @@ function failure(message: string, kind: QueryError['kind'] = 'unknown'): Compact
   return { ok: false, error: { kind, message } };
 }
 
-/** One summarization request over `head`; its text, or the error. */
-async function summarize(
-  p: CompactParams,
-  head: MessageParam[],
-): Promise<{ text: string; usage: Usage; model: string } | { error: unknown }> {
-  const messages = ensureToolResultPairing(withUserText(head, summaryInstructions(p.instructions)));
-  const body = buildRequestBody({
+/** The two numbers of "prompt is too long: N tokens > M maximum", when the error states them. */
+export function tooLongFigures(err: unknown): { tokens: number; maximum: number } | null {
+  const e = err as { message?: unknown; error?: { error?: { message?: unknown } } } | null;
+  const text = `${String(e?.error?.error?.message ?? '')} ${String(e?.message ?? '')}`;
+  const m = /(\d+) tokens > (\d+) maximum/.exec(text);
+  if (!m) return null;
+  const tokens = Number(m[1]);
+  const maximum = Number(m[2]);
+  return tokens > 0 && maximum > 0 ? { tokens, maximum } : null;
+}
+
+type Answer = { text: string; usage: Usage; model: string } | { error: unknown };
+
+/** The window compaction works within. */
+function windowOf(p: CompactParams): number {
+  return p.contextWindow ?? contextWindowOf(p.model).tokens;
+}
+
+/** The summarization request for `messages`. Its output budget leaves most of a small window to the input. */
+function requestOf(p: CompactParams, window: number, messages: MessageParam[]) {
+  return buildRequestBody({
     model: p.model,
-    maxTokens: COMPACTION_MAX_OUTPUT_TOKENS,
+    maxTokens: Math.min(COMPACTION_MAX_OUTPUT_TOKENS, Math.floor(window * COMPACTION_MAX_OUTPUT_SHARE)),
     systemPrompt: p.systemPrompt,
     tools: p.pool,
     messages,
@@ -89,6 +114,10 @@ async function summarize(
     deferral: p.deferral,
     thinking: p.thinking,
   });
+}
+
+/** One summarization request; its text, or the error. Never throws. */
+async function send(p: CompactParams, body: ReturnType<typeof requestOf>): Promise<Answer> {
   try {
     const stream = streamMessages(p.client, body, requestBetas(body), { signal: p.signal });
     const final = await stream.finalMessage();
@@ -100,26 +129,106 @@ async function summarize(
 }
 
 /**
- * Summarizes `p.messages` into a compacted transcript. When the summarization request itself is too
- * long, every old tool result of the summarized part is cleared and it is sent once more. Never throws.
+ * Summarizes `head` through bounded views: the first sized to the window, and when the API still
+ * refuses it as too long, at most COMPACTION_TOO_LONG_RETRIES smaller ones (sized from the figures of
+ * the refusal when it gives them). Never throws.
+ */
+async function summarize(p: CompactParams, head: MessageParam[]): Promise<Answer> {
+  /** The window the request must fit: the session's, or the maximum a refusal stated. */
+  let window = windowOf(p);
+  /** Real tokens per estimated token, once a refusal has measured it (1 before). */
+  let density = 1;
+  /** A cap on the view after a refusal without figures (half the refused one). */
+  let cap = Number.POSITIVE_INFINITY;
+  let answer: Answer = { error: new Error('no request was sent') };
+  for (let attempt = 0; attempt <= COMPACTION_TOO_LONG_RETRIES; attempt++) {
+    const bare = requestOf(p, window, [
+      { role: 'user', content: summaryInstructions(p.instructions, viewNote(1, 1)) },
+    ]);
+    // What the request carries beside the conversation (tools, system, the instructions), and the room
+    // its output and the estimate's margin take.
+    const fixed =
+      estimateJsonTokens(bare.tools) + estimateJsonTokens(bare.system) + estimateJsonTokens(bare.messages);
+    const margin = Math.min(
+      COMPACTION_REQUEST_MARGIN_TOKENS,
+      Math.floor(window * COMPACTION_MAX_MARGIN_SHARE),
+    );
+    const fill = attempt === 0 ? 1 : COMPACTION_RETRY_FILL;
+    const budget = Math.min(cap, Math.floor(((window - bare.max_tokens - margin) * fill) / density - fixed));
+    // After a refusal, a view too small to be of use is not sent: the refusal stands.
+    if (budget <= 0 && attempt > 0) return answer;
+    if (budget <= 0) {
+      return {
+        error: new CompactionTooLong(
+          `The session's tools, system prompt and the summary's output budget leave no room for the conversation in the ${window}-token window.`,
+        ),
+      };
+    }
+    const view = summaryView(head, budget);
+    if (view.dropped >= head.length && attempt > 0) return answer;
+    if (view.dropped >= head.length) {
+      return {
+        error: new CompactionTooLong(
+          'Not even the latest message fits the summarization request, however shortened.',
+        ),
+      };
+    }
+    const note = viewNote(view.shortened, view.dropped);
+    const messages = ensureToolResultPairing(
+      withUserText(view.messages, summaryInstructions(p.instructions, note)),
+    );
+    answer = await send(p, requestOf(p, window, messages));
+    if (!('error' in answer) || !isPromptTooLong(answer.error) || p.signal?.aborted) return answer;
+    // The estimate was off (dense text counts more tokens per character, or the window is smaller than
+    // the session believes): a smaller view, sized from what the API measured when it says so.
+    const figures = tooLongFigures(answer.error);
+    if (figures) {
+      window = Math.min(window, figures.maximum);
+      density = Math.max(density, figures.tokens / Math.max(1, fixed + view.tokens));
+      cap = Math.floor(view.tokens * COMPACTION_RETRY_FILL);
+    } else cap = Math.floor(view.tokens / 2);
+  }
+  return answer;
+}
+
+/** The summarization request could not be made small enough. */
+class CompactionTooLong extends Error {}
+
+/**
+ * Summarizes `p.messages` into a compacted transcript. The summarizer reads a bounded view of every
+ * message (see view.ts), so the summary covers the whole conversation, the latest turn included; a
+ * work in progress too large to keep is summarized with the rest. When the summarization request
+ * itself is refused as too long, smaller views are tried a bounded number of times, then it fails.
+ * Never throws.
  */
 export async function compactConversation(p: CompactParams): Promise<CompactOutcome> {
   const empty = nothingToCompact(p.messages);
   if (empty) return failure(empty, 'invalid_request');
-  const { head, tail } = splitForCompaction(p.messages);
+  const window = windowOf(p);
+  const { head, tail } = splitForCompaction(p.messages, {
+    maxTailTokens: Math.floor(window * COMPACTION_MAX_TAIL_SHARE),
+  });
   const tokensBefore = estimateJsonTokens(p.messages);
-  let answer = await summarize(p, head);
-  if ('error' in answer && isPromptTooLong(answer.error) && !p.signal?.aborted) {
-    const cleared = clearOldToolResults(head, { keepRecent: 0, minChars: 0 });
-    if (cleared.cleared > 0) answer = await summarize(p, cleared.messages);
-  }
+  const answer = await summarize(p, head);
   if ('error' in answer) {
     if (p.signal?.aborted)
       return failure('Compaction was interrupted; the conversation is unchanged.', 'aborted');
+    if (answer.error instanceof CompactionTooLong) {
+      return failure(
+        `Compaction failed; the conversation is unchanged. ${answer.error.message} Start a new conversation, or remove large attachments.`,
+        'invalid_request',
+      );
+    }
     const error = classifyApiError(answer.error);
+    const tooLong = isPromptTooLong(answer.error)
+      ? ' The summarization request was still too long after it was shortened.'
+      : '';
     return {
       ok: false,
-      error: { ...error, message: `Compaction failed; the conversation is unchanged. ${error.message}` },
+      error: {
+        ...error,
+        message: `Compaction failed; the conversation is unchanged.${tooLong} ${error.message}`,
+      },
     };
   }
   const summary = extractSummary(answer.text);
@@ -132,6 +241,7 @@ export async function compactConversation(p: CompactParams): Promise<CompactOutc
     tail,
     pool: p.pool,
     mapReloadResult: p.deferral.mode === 'portable' ? (b) => referencesToPortable(b, resolve) : undefined,
+    continueTurn: tail.length === 0 && p.messages.at(-1)?.role === 'user',
   });
   return {
     ok: true,

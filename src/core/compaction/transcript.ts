@@ -22,21 +22,40 @@ import {
   toolResults,
 } from '../messages.ts';
 import type { AnyTool } from '../tool.ts';
+import { estimateJsonTokens } from './estimate.ts';
 import { RELOADED_TOOLS_ACK, RELOADED_TOOLS_NOTE, summaryMessageText } from './prompt.ts';
+
+export interface SplitOptions {
+  /**
+   * The largest work in progress kept as it is (estimated tokens). A larger tool-loop tail is summarized
+   * with the rest (a compacted transcript that still holds it would be as large as before). A trailing
+   * prompt of the user stays whatever its size: those are the user's own words. Default: no limit.
+   */
+  maxTailTokens?: number;
+}
 
 /**
  * The split of a transcript: `head` is summarized, `tail` stays as it is. The tail is the work in
- * progress: the last assistant message and its tool results when the transcript ends in a tool loop,
- * the last user message when it ends with a prompt, nothing when it ends with the assistant's answer.
+ * progress: the last assistant message and its tool results when the transcript ends in a tool loop
+ * (when they fit `maxTailTokens`; else nothing), the last user message when it ends with a prompt,
+ * nothing when it ends with the assistant's answer.
  */
-export function splitForCompaction(messages: readonly MessageParam[]): {
+export function splitForCompaction(
+  messages: readonly MessageParam[],
+  options: SplitOptions = {},
+): {
   head: MessageParam[];
   tail: MessageParam[];
 } {
   const n = messages.length;
   const last = messages[n - 1];
   let at = n;
-  if (last?.role === 'user') at = toolResults(last).length > 0 && n >= 2 ? n - 2 : n - 1;
+  if (last?.role === 'user') {
+    const toolLoop = toolResults(last).length > 0 && n >= 2;
+    at = toolLoop ? n - 2 : n - 1;
+    const max = options.maxTailTokens;
+    if (toolLoop && max !== undefined && estimateJsonTokens(messages.slice(at)) > max) at = n;
+  }
   return { head: messages.slice(0, Math.max(0, at)), tail: messages.slice(Math.max(0, at)) };
 }
 
@@ -54,15 +73,23 @@ export interface CompactedTranscriptParams {
   pool: readonly AnyTool[];
   /** Tool search mode: in portable mode the re-made ToolSearch result carries full schemas (see query). */
   mapReloadResult?: (block: ToolResultBlockParam) => ToolResultBlockParam;
+  /**
+   * The summarized transcript ended with a user message that is summarized too (a tool loop too large
+   * to keep): the compacted transcript ends with a user message as well, so the turn goes on from it.
+   */
+  continueTurn?: boolean;
 }
 
 /**
  * The transcript after compaction: [summary, memory, deferred tools] as one user message, the re-made
  * ToolSearch call for discovered tools (with a short assistant note when the tail does not open with
- * the assistant), then the tail. Valid for the API (ensureToolResultPairing).
+ * the assistant, unless the turn goes on from it), then the tail. Valid for the API
+ * (ensureToolResultPairing).
  */
 export function compactedTranscript(p: CompactedTranscriptParams): MessageParam[] {
-  const first: ContentBlockParam[] = [{ type: 'text', text: summaryMessageText(p.summary, p.head.length) }];
+  const first: ContentBlockParam[] = [
+    { type: 'text', text: summaryMessageText(p.summary, p.head.length, p.tail.length > 0) },
+  ];
   const memory = lastMemoryReminder(p.head);
   // The tail may state memory itself (a prompt of this turn): only the head's statement is carried.
   if (memory && !lastMemoryReminder(p.tail)) first.push(memory);
@@ -91,7 +118,7 @@ export function compactedTranscript(p: CompactedTranscriptParams): MessageParam[
     };
     if (p.mapReloadResult) result = p.mapReloadResult(result);
     out.push({ role: 'user', content: [result] });
-    if (p.tail[0]?.role !== 'assistant')
+    if (p.tail[0]?.role !== 'assistant' && !(p.continueTurn && p.tail.length === 0))
       out.push({ role: 'assistant', content: [{ type: 'text', text: RELOADED_TOOLS_ACK }] });
   }
   return ensureToolResultPairing([...out, ...p.tail]);
