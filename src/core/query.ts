@@ -175,6 +175,8 @@ export async function* query(params: QueryParams): AsyncGenerator<QueryEvent, Qu
       messages = managed.messages;
       if (params.contextTracker) params.contextTracker.measured = undefined;
     }
+    // A compaction that failed this turn is not tried again when the API then refuses the request.
+    if (managed.failed) overflowCompacted = true;
     return managed;
   }
   for (let turn = 1; turn <= maxTurns; turn++) {
