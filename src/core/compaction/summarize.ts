@@ -191,6 +191,9 @@ async function summarize(p: CompactParams, head: MessageParam[]): Promise<Answer
   return answer;
 }
 
+/** What a user can do when even a shortened summary request is too long. */
+const START_OVER = 'Use /clear to start a new conversation if the next request is refused too.';
+
 /** The summarization request could not be made small enough. */
 class CompactionTooLong extends Error {}
 
@@ -215,7 +218,7 @@ export async function compactConversation(p: CompactParams): Promise<CompactOutc
       return failure('Compaction was interrupted; the conversation is unchanged.', 'aborted');
     if (answer.error instanceof CompactionTooLong) {
       return failure(
-        `Compaction failed; the conversation is unchanged. ${answer.error.message} Start a new conversation, or remove large attachments.`,
+        `Compaction failed; the conversation is unchanged. ${answer.error.message} ${START_OVER}`,
         'invalid_request',
       );
     }
@@ -227,7 +230,7 @@ export async function compactConversation(p: CompactParams): Promise<CompactOutc
       ok: false,
       error: {
         ...error,
-        message: `Compaction failed; the conversation is unchanged.${tooLong} ${error.message}`,
+        message: `Compaction failed; the conversation is unchanged.${tooLong} ${error.message}${tooLong ? ` ${START_OVER}` : ''}`,
       },
     };
   }
