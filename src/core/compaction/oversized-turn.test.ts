@@ -19,16 +19,16 @@ import { createDeferredToolsState } from '../deferred-tools.ts';
 import type { QueryEvent } from '../events.ts';
 import { contentBlocks, type MessageParam } from '../messages.ts';
 import { createAnthropicClient } from '../model/anthropic.ts';
-import { type QueryOutcome, query } from '../query.ts';
+import { type QueryOutcome, type QueryParams, query } from '../query.ts';
 import { createContextTracker } from './estimate.ts';
 import { COMPACTED_HEADER } from './prompt.ts';
 
 /** The window of the session and of the mock (tokens). */
-const WINDOW = 40_000;
-/** Four files of ~50 KB: together ~50,000 tokens, more than the window. */
+const WINDOW = 24_000;
+/** Four files of ~30 KB: together ~30,000 tokens, more than the window. */
 const fileText = (i: number) =>
   Array.from(
-    { length: 1_250 },
+    { length: 750 },
     (_, j) => `file ${i} line ${String(j).padStart(4, '0')} ${'z'.repeat(22)}`,
   ).join('\n');
 
@@ -70,7 +70,10 @@ function script(turns: TurnSpec[], summary: TurnSpec = SUMMARY) {
   );
 }
 
-async function run(messages: MessageParam[]): Promise<{ events: QueryEvent[]; outcome: QueryOutcome }> {
+async function run(
+  messages: MessageParam[],
+  extra: Partial<QueryParams> = {},
+): Promise<{ events: QueryEvent[]; outcome: QueryOutcome }> {
   const client = createAnthropicClient({ apiKey: 'test', baseURL: api.url, maxRetries: 0 });
   const gen = query({
     client,
@@ -84,6 +87,7 @@ async function run(messages: MessageParam[]): Promise<{ events: QueryEvent[]; ou
     deferredTools: createDeferredToolsState(),
     contextTracker: createContextTracker(),
     contextSettings: { contextWindow: WINDOW },
+    ...extra,
   });
   const events: QueryEvent[] = [];
   let step = await gen.next();
@@ -117,8 +121,8 @@ describe('a reply larger than the window', () => {
       expect(sent).toContain(`out${i}.txt`);
       // Each file's beginning and end are shown, its middle left out with a note.
       expect(sent).toContain(`file ${i} line 0000`);
-      expect(sent).toContain(`file ${i} line 1249`);
-      expect(sent).not.toContain(`file ${i} line 0600`);
+      expect(sent).toContain(`file ${i} line 0749`);
+      expect(sent).not.toContain(`file ${i} line 0375`);
     }
     expect(sent).toMatch(/characters left out of this view/);
     expect(
@@ -144,9 +148,26 @@ describe('a reply larger than the window', () => {
     for (let i = 0; i < 4; i++) expect(await sandbox.readFile(`out${i}.txt`)).toBe(fileText(i));
   });
 
+  it('with extended thinking: the signed thinking goes to the summarizer as it was, and the turn goes on', async () => {
+    const thinking = { type: 'thinking' as const, thinking: 'Four files, one call each.' };
+    api.script(
+      script([
+        { content: [thinking, ...(writes.content ?? [])] },
+        { content: [{ type: 'text', text: 'all four written' }] },
+      ]),
+    );
+    const { events, outcome } = await run([user('write four files')], { thinking: { budgetTokens: 1_024 } });
+    expect(api.requests.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(types(events)).toEqual(['compaction-start', 'compaction-end']);
+    expect(outcome.reason).toBe('end_turn');
+    const summarized = api.requests[1].body.messages.flatMap((m) => contentBlocks(m as MessageParam));
+    expect(summarized[1]).toMatchObject(thinking);
+    expect(summarized.filter((b) => b.type === 'tool_use')).toHaveLength(4);
+  });
+
   it('a summarization the API refuses as too long is sent again smaller, from the figures it gives', async () => {
-    // The session believes in a window five times the API's: the first view is sized wrongly.
-    const big = await startMockApi({ contextWindow: WINDOW / 5 });
+    // The session believes in a window three times the API's: the first view is sized wrongly.
+    const big = await startMockApi({ contextWindow: WINDOW / 3 });
     try {
       big.script(script([writes, { content: [{ type: 'text', text: 'all four written' }] }]));
       const client = createAnthropicClient({ apiKey: 'test', baseURL: big.url, maxRetries: 0 });
@@ -218,16 +239,16 @@ describe('a summarization that is always refused as too long', () => {
   it('leaves a session that still works when the request itself fits', async () => {
     const long = 'word '.repeat(2_000);
     const history: MessageParam[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 4; i++) {
       history.push(user(`question ${i} ${long}`));
       history.push({ role: 'assistant', content: [{ type: 'text', text: `answer ${i} ${long}` }] });
     }
     api.script(script([{ content: [{ type: 'text', text: 'answered anyway' }] }], refusal));
-    // 7 rounds of ~5,000 tokens (~35,000): past the threshold (85% of the window) but within the window.
-    const { events, outcome } = await run([...history.slice(0, 14), user('next')]);
+    // 4 rounds of ~5,000 tokens (~20,000, with tools ~21,500): past the threshold (85% of the window) but within the window.
+    const { events, outcome } = await run([...history, user('next')]);
     expect(types(events)).toEqual(['compaction-start', 'compaction-failed']);
     expect(outcome.reason).toBe('end_turn');
-    expect(outcome.messages.slice(0, 14)).toEqual(history.slice(0, 14));
+    expect(outcome.messages.slice(0, 8)).toEqual(history);
     expect(outcome.messages.at(-1)).toMatchObject({ content: [{ text: 'answered anyway' }] });
     expect(api.requests.filter(isSummaryRequest).length).toBeLessThanOrEqual(3);
   });
