@@ -403,3 +403,54 @@ test('a tool_use input nested 10,000 levels deep: a clear error, and the session
   expect(api.requests.map((r) => r.status)).toEqual([200, 200]);
   await expect(page.getByTestId('error-banner')).toHaveCount(0);
 });
+
+test('Bash runaways that never yield (a sed loop, a node busy loop): Esc stops each; the sandbox goes on with what was written before', async ({
+  page,
+}, info) => {
+  const runaways = [
+    {
+      id: 'toolu_sed',
+      command: `echo "written before" > ${ROOT}/before.txt; echo looping; echo x | sed ':a;s/x/x/;ta'`,
+      // The sed loop starts once the file is written (its card shows what was printed before it).
+      started: () => expect(toolCard(page, 'toolu_sed')).toContainText('looping'),
+    },
+    { id: 'toolu_node', command: `node -e 'while (true) {}'`, started: async () => {} },
+  ];
+  await start(page);
+  const figures: string[] = [];
+  for (const r of runaways) {
+    api.script([{ content: [{ type: 'tool_use', id: r.id, name: 'Bash', input: { command: r.command } }] }]);
+    await sendPrompt(page, 'Run it.');
+    const card = toolCard(page, r.id);
+    await expect(card).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
+    await r.started();
+    const since = await pageNow(page);
+    const roundTrip = await responsiveness(page);
+    const escToStop = await escAndWait(page);
+    await expect(card).not.toHaveAttribute('data-status', 'running');
+    const { longest } = await longestSince(page, since);
+    figures.push(
+      `${r.id}: round trip ${roundTrip} ms, Esc→stopped ${escToStop} ms, longest task ${longest} ms`,
+    );
+    expect(roundTrip).toBeLessThan(FREEZE_MS);
+    expect(escToStop).toBeLessThan(ESC_STOP_LIMIT_MS);
+  }
+  info.annotations.push({ type: 'figures', description: `bash runaways: ${figures.join('; ')}` });
+  console.log(info.annotations.at(-1)?.description);
+  // The sandbox worker the sed loop blocked was replaced: the next command runs, and the file written
+  // just before the loop is there.
+  api.script([
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_after', name: 'Bash', input: { command: `cat ${ROOT}/before.txt` } },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Carried on.' }] },
+  ]);
+  await sendPrompt(page, 'Still there?');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Carried on.');
+  const last = api.requests.at(-1);
+  const after = last && toolResultFor(last, 'toolu_after');
+  expect(after?.is_error).not.toBe(true);
+  expect(after && resultText(after)).toContain('written before');
+});

@@ -3,6 +3,7 @@
  * first use, so the first paint does not wait for it), the options, and what every shell starts with.
  */
 import type { RuntimeWorkers } from '../runtimes/sandbox-commands.ts';
+import type { JournalEntry } from './fs-journal.ts';
 
 export type JustBashModule = typeof import('just-bash/browser');
 export type Bash = InstanceType<JustBashModule['Bash']>;
@@ -19,6 +20,8 @@ export interface JustBashSandboxOptions {
   workers?: RuntimeWorkers;
   /** The registry's fetch for `npm install` (default: the page's fetch; null: offline). */
   fetch?: typeof fetch | null;
+  /** Gets every change to the workspace with its bytes, as it is made (the sandbox worker's backup). */
+  journal?: (entry: JournalEntry) => void;
 }
 
 /** Largest total size of the in-memory file system (just-bash's own default). */

@@ -11,6 +11,7 @@ import { WORKSPACE_ROOT } from '../core/constants.ts';
 import { SandboxRuntimes } from '../runtimes/sandbox-commands.ts';
 import { browserRuntimeWorkers } from '../runtimes/workers.ts';
 import { withSafeBinaryReads } from './binary-reads.ts';
+import { journalSink } from './fs-journal.ts';
 import { containedPath, realOf } from './just-bash-links.ts';
 import {
   type Bash,
@@ -72,8 +73,7 @@ const WORK_LIMITS = {
   maxWorkUnits: 100_000_000,
 } as const;
 
-/** After abort, how long to wait for just-bash to stop before returning anyway. */
-const ABORT_GRACE_MS = 250;
+const ABORT_GRACE_MS = 250; // after abort, how long to wait for just-bash to stop before returning anyway
 export async function createJustBashSandbox(options: JustBashSandboxOptions = {}): Promise<Sandbox> {
   const mod = await loadJustBash();
   const root = normalizePath(options.root ?? WORKSPACE_ROOT);
@@ -95,6 +95,7 @@ export async function createJustBashSandbox(options: JustBashSandboxOptions = {}
         if (change.path && isInside(root, change.path) && (!change.from || isInside(root, change.from)))
           changes.emit(change);
       },
+      journalSink(root, options.journal),
     ),
     live,
   );

@@ -245,8 +245,13 @@ const MUTATIONS: Record<string, (args: unknown[]) => SandboxChange[]> = {
 /**
  * Wraps a just-bash file system so every change made through it — by the API or by a command — is
  * reported (after it succeeded) with normalized absolute paths. Reads pass through untouched.
+ * `journal`, when given, also gets each mutating call's method and arguments, at the same moment.
  */
-export function reportChanges<T extends object>(fs: T, report: (change: SandboxChange) => void): T {
+export function reportChanges<T extends object>(
+  fs: T,
+  report: (change: SandboxChange) => void,
+  journal?: (method: string, args: unknown[]) => void,
+): T {
   return new Proxy(fs, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
@@ -255,6 +260,7 @@ export function reportChanges<T extends object>(fs: T, report: (change: SandboxC
       if (!changes) return value.bind(target);
       return async (...args: unknown[]) => {
         const result = await value.apply(target, args);
+        journal?.(String(prop), args);
         for (const c of changes(args)) {
           report({
             ...c,

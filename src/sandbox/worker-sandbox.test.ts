@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJustBashSandbox } from './just-bash.ts';
 import type { Sandbox } from './sandbox.ts';
+import { nodeThreadSandboxWorker } from './testing/node-thread.ts';
 import { createInProcessSandboxWorker } from './worker/in-process.ts';
 import { createWorkerSandbox } from './worker-sandbox.ts';
 
@@ -71,4 +72,72 @@ describe('the sandbox in a worker', () => {
     expect(done.output).toBe('tick 1\ntick 2\ntick 3\ntick 4\ntick 5\n');
     await sb.dispose();
   });
+
+  it('a worker still starting (after a restart) takes calls and commands: they wait for it', async () => {
+    // A worker's first modules take a while to load in a page; here the sandbox is made 200 ms late.
+    const slow = async (options: Parameters<typeof createJustBashSandbox>[0]) => {
+      await new Promise((r) => setTimeout(r, 200));
+      return stubborn(options);
+    };
+    const sb = await createWorkerSandbox({
+      files: { 'a.txt': 'kept\n' },
+      createWorker: () => createInProcessSandboxWorker(slow),
+    });
+    const controller = new AbortController();
+    const running = sb.exec('stubborn sleep 5', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    expect((await running).exitCode).toBe(130);
+    // Sent at once, while the new worker is still making its sandbox.
+    const [read, ran] = await Promise.all([sb.readFile('/home/user/project/a.txt'), sb.exec('echo alive')]);
+    expect(read).toBe('kept\n');
+    expect(ran.stdout).toBe('alive\n');
+    await sb.dispose();
+  });
+});
+
+describe('the sandbox in a real worker thread', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await createWorkerSandbox({
+      files: { 'a.txt': 'one\n', 'old/m.txt': 'move me\n', 'gone.txt': 'remove me\n' },
+      createWorker: nodeThreadSandboxWorker,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await sb?.dispose();
+  });
+
+  it('a command that blocks the worker is ended on Esc; what it wrote just before is kept', async () => {
+    const controller = new AbortController();
+    // Writes, appends, a removal and a move, then a sed loop that never yields its thread.
+    const command = [
+      'echo "written ✓" > w.txt',
+      'echo more >> a.txt',
+      'rm gone.txt; mv old moved',
+      'mkdir -p d && echo deep > d/f.txt',
+      'echo armed',
+      "echo x | sed ':a;s/x/x/;ta'",
+    ].join('; ');
+    const r = await sb.exec(command, {
+      signal: controller.signal,
+      onOutput: (text) => {
+        if (text.includes('armed')) controller.abort();
+      },
+    });
+    expect(r.exitCode).toBe(130);
+    expect(r.stdout).toBe('armed\n');
+    // Told apart from a command that ignores the stop: the worker did not answer at all.
+    expect(r.stderr).toContain('kept the sandbox busy');
+    const after = await sb.exec('cat w.txt a.txt moved/m.txt d/f.txt; ls old gone.txt 2>/dev/null | wc -l');
+    expect(after.stdout).toBe('written ✓\none\nmore\nmove me\ndeep\n0\n');
+  }, 60_000);
+
+  it('a command that blocks the worker past its timeout ends with exit 124', async () => {
+    const r = await sb.exec("rm w.txt; echo x | sed ':a;s/x/x/;ta'", { timeoutMs: 300 });
+    expect(r.exitCode).toBe(124);
+    expect(r.timedOut).toBe(true);
+    expect(r.stderr).toContain('kept the sandbox busy');
+    expect(await sb.exists('/home/user/project/w.txt')).toBe(false);
+    expect((await sb.exec('echo alive')).stdout).toBe('alive\n');
+  }, 60_000);
 });

@@ -4,16 +4,17 @@
  *
  * The page keeps what the interface answers synchronously (the shell sessions' cwd and variables, the
  * background table, recent events, the sandbox's info), updated from the worker's messages, and a
- * backup of the workspace's files. When a command does not stop within ABORT_GRACE_MS of Esc or its
- * timeout, the worker is terminated and a new one starts from that backup with the same sessions: the
- * command returns what it printed so far, and the files and the shell are as they were.
+ * backup of the workspace's files. After Esc or a timeout the page pings the worker: one that does not
+ * answer within HANG_PROBE_MS is blocked by the command (a loop that never yields), and one whose command
+ * has not ended within ABORT_GRACE_MS ignores the stop; either way the worker is terminated and a new
+ * one starts from that backup with the same sessions: the command returns what it printed so far, and
+ * the files and the shell are as they were.
  *
  * Layering: this file imports the worker by URL only; the sandbox code itself runs in the worker.
  */
 import { WORKSPACE_ROOT } from '../core/constants.ts';
 import { messageOf } from '../core/errors.ts';
 import { storageNamespace } from '../core/storage-namespace.ts';
-import type { FileChange } from '../runtimes/shared/protocol.ts';
 import {
   type BackgroundOutput,
   type BackgroundProcess,
@@ -32,6 +33,7 @@ import {
   type SandboxInfo,
 } from './sandbox.ts';
 import { ABORT_EXIT_CODE, BackgroundTable, Emitter, EventEmitter, TIMEOUT_EXIT_CODE } from './shared.ts';
+import { WorkspaceBackup } from './worker/backup.ts';
 import type {
   CallMethod,
   InitOptions,
@@ -49,8 +51,18 @@ export interface SandboxWorkerLike {
   terminate(): void;
 }
 
-/** After Esc or a timeout, how long a command may take to stop before the worker is terminated. */
+/**
+ * After Esc or a timeout, how long a command may take to stop before the worker is terminated although
+ * it still answers (a command that ignores the stop but yields).
+ */
 export const ABORT_GRACE_MS = 1_000;
+/**
+ * After Esc or a timeout, a worker that does not answer a ping within this long has its thread blocked
+ * by the command and is terminated (issue 17: a runaway stops within 200 ms).
+ */
+export const HANG_PROBE_MS = 150;
+/** Between two pings while a stopped command winds down. */
+const PROBE_GAP_MS = 50;
 /** The page's own timeout comes this much after the worker's (which normally answers first). */
 const TIMEOUT_MARGIN_MS = 250;
 /** How long the worker may take to start. */
@@ -100,9 +112,12 @@ class WorkerSandbox implements Sandbox {
   private readonly events = new EventEmitter();
   private readonly background = new BackgroundTable();
   /** The workspace's files as the worker last reported them (path → bytes). */
-  private readonly backup = new Map<string, Uint8Array>();
+  private readonly backup = new WorkspaceBackup();
   private generation = 0;
   private disposed = false;
+  private pingSeq = 0;
+  /** Pings in flight: their number → what to do when the pong comes. */
+  private readonly pongs = new Map<number, () => void>();
 
   constructor(private readonly options: WorkerSandboxOptions) {}
 
@@ -199,10 +214,14 @@ class WorkerSandbox implements Sandbox {
         this.background.finish(message.procId, message.exitCode);
         return;
       case 'backup':
-        this.applyBackup(message.changes);
+        this.backup.apply(message.changes);
         return;
       case 'spawn':
         void this.spawnForWorker(message.id);
+        return;
+      case 'pong':
+        this.pongs.get(message.n)?.();
+        this.pongs.delete(message.n);
         return;
       default:
         return;
@@ -219,17 +238,6 @@ class WorkerSandbox implements Sandbox {
       worker?.postMessage({ type: 'spawned', id, port }, [port]);
     } catch (err) {
       worker?.postMessage({ type: 'spawn-failed', id, message: messageOf(err) });
-    }
-  }
-
-  private applyBackup(changes: FileChange[]): void {
-    for (const c of changes) {
-      if (c.op === 'file') this.backup.set(c.path, c.data);
-      else if (c.op === 'remove') {
-        this.backup.delete(c.path);
-        const prefix = `${c.path}/`;
-        for (const key of [...this.backup.keys()]) if (key.startsWith(prefix)) this.backup.delete(key);
-      }
     }
   }
 
@@ -309,15 +317,14 @@ class WorkerSandbox implements Sandbox {
         session: options.session,
       };
       this.pending.set(id, entry);
-      let hangTimer: ReturnType<typeof setTimeout> | undefined;
-      // The stop request; if the worker does not answer in time, it is ended (see endHungCommand).
+      let stopping = false;
+      // The stop request; a worker that is blocked or ignores it is ended (see watchStop).
       const stop = (timedOut: boolean) => {
-        if (!this.pending.has(id)) return;
+        if (!this.pending.has(id) || stopping) return;
+        stopping = true;
         entry.timedOut = timedOut;
         this.worker?.postMessage({ type: 'abort', id });
-        hangTimer = setTimeout(() => {
-          if (this.pending.has(id) && generation === this.generation) void this.endHungCommand(id);
-        }, ABORT_GRACE_MS);
+        void this.watchStop(id, generation);
       };
       // The worker stops a timed-out command itself; this is the fallback for one it cannot stop.
       const timeout =
@@ -328,7 +335,6 @@ class WorkerSandbox implements Sandbox {
       signal?.addEventListener('abort', onAbort, { once: true });
       const cleanup = () => {
         if (timeout) clearTimeout(timeout);
-        if (hangTimer) clearTimeout(hangTimer);
         signal?.removeEventListener('abort', onAbort);
       };
       entry.resolve = (v) => {
@@ -353,20 +359,67 @@ class WorkerSandbox implements Sandbox {
   }
 
   /**
+   * After a stop request: pings the worker until the command ends. No answer within HANG_PROBE_MS means a
+   * command blocks the worker's thread; a command still running after ABORT_GRACE_MS ignores the stop.
+   * Either way the worker is ended (endHungCommand).
+   */
+  private async watchStop(id: number, generation: number): Promise<void> {
+    const deadline = Date.now() + ABORT_GRACE_MS;
+    const running = () => this.pending.has(id) && generation === this.generation && !this.disposed;
+    while (running()) {
+      const answered = await this.ping(HANG_PROBE_MS);
+      if (!running()) return;
+      if (!answered || Date.now() >= deadline) {
+        void this.endHungCommand(id, answered ? 'ignored' : 'blocked');
+        return;
+      }
+      await new Promise((r) => setTimeout(r, PROBE_GAP_MS));
+    }
+  }
+
+  /** True when the worker answers within `withinMs`. Never rejects. */
+  private ping(withinMs: number): Promise<boolean> {
+    const n = ++this.pingSeq;
+    return new Promise<boolean>((resolve) => {
+      let answered = false;
+      this.pongs.set(n, () => {
+        answered = true;
+        resolve(true);
+      });
+      this.worker?.postMessage({ type: 'ping', n });
+      // One more turn of the page's event loop before deciding: a pong that arrived while the page itself
+      // was busy is still queued when the timer fires.
+      setTimeout(
+        () =>
+          setTimeout(() => {
+            this.pongs.delete(n);
+            if (!answered) resolve(false);
+          }, 0),
+        withinMs,
+      );
+    });
+  }
+
+  /**
    * A command that did not stop: the worker is terminated and replaced by one started from the backup;
    * the command returns what it printed, as an interrupted (or timed-out) command does.
    */
-  private async endHungCommand(id: number): Promise<void> {
+  private async endHungCommand(id: number, why: 'blocked' | 'ignored'): Promise<void> {
     const entry = this.take(id);
     const sessions = [...this.sessions.values()];
+    let ended = 0;
     for (const proc of this.background.list()) {
-      if (proc.status === 'running') this.background.finish(proc.id, ABORT_EXIT_CODE);
+      if (proc.status !== 'running') continue;
+      this.background.finish(proc.id, ABORT_EXIT_CODE);
+      ended++;
     }
     this.worker?.terminate();
     this.failAll('The sandbox was restarted: a command did not stop.');
-    const files = Object.fromEntries(this.backup);
+    const files = this.backup.snapshot();
     const timedOut = entry?.timedOut === true;
-    const note = `${timedOut ? 'Command timed out' : 'Command interrupted'}; it did not stop, so the sandbox was restarted (files and shell state kept)\n`;
+    const cause = why === 'blocked' ? 'it kept the sandbox busy and could not be stopped' : 'it did not stop';
+    const lost = ended ? `; ${ended} background command${ended === 1 ? ' was' : 's were'} ended too` : '';
+    const note = `${timedOut ? 'Command timed out' : 'Command interrupted'}; ${cause}, so the sandbox was restarted (files and shell state kept${lost})\n`;
     entry?.onOutput?.(note, 'stderr');
     entry?.resolve({
       stdout: entry.printed?.stdout ?? '',

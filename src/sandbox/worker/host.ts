@@ -9,6 +9,7 @@ import { messageOf } from '../../core/errors.ts';
 import { setStorageNamespace } from '../../core/storage-namespace.ts';
 import type { FileChange, WorkerToHost } from '../../runtimes/shared/protocol.ts';
 import type { WorkerLike } from '../../runtimes/shared/runtime-pool.ts';
+import type { JournalEntry } from '../fs-journal.ts';
 import { createJustBashSandbox, type JustBashSandboxOptions } from '../just-bash.ts';
 import { type ListFilesOptions, type Sandbox, SandboxError } from '../sandbox.ts';
 import type {
@@ -67,6 +68,15 @@ export function serveSandbox(
       }),
   };
   let sandbox: Sandbox | undefined;
+  // Settles when init has made the sandbox and restored the sessions. Calls that arrive before (a
+  // restarted worker is sent the page's next command at once) wait for it instead of failing.
+  let markReady: (sb: Sandbox) => void = () => {};
+  let markFailed: (err: unknown) => void = () => {};
+  const ready = new Promise<Sandbox>((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+  ready.catch(() => {});
   const aborts = new Map<number, AbortController>();
   const backgroundOffsets = new Map<string, number>();
   let poll: ReturnType<typeof setInterval> | undefined;
@@ -109,12 +119,36 @@ export function serveSandbox(
     }
   };
 
+  // The journal sends most changes as they are made; a path it also changed after a read-back began
+  // keeps the journal's (newer) version.
+  const journaledAt = new Map<string, number>();
+  let journalSeq = 0;
+  const journal = (entry: JournalEntry) => {
+    // While the sandbox is being made it reports its own directories: the page has these files already.
+    if (!sandbox) return;
+    if (entry.op === 'changed') {
+      noteForBackup(entry.path);
+      return;
+    }
+    journalSeq++;
+    if (entry.op === 'rename') {
+      journaledAt.set(entry.from, journalSeq);
+      journaledAt.set(entry.to, journalSeq);
+      port.post({ type: 'backup', changes: [entry] });
+      return;
+    }
+    journaledAt.set(entry.path, journalSeq);
+    const transfer = entry.op === 'remove' ? [] : [entry.data.buffer as ArrayBuffer];
+    port.post({ type: 'backup', changes: [entry] }, transfer);
+  };
+
   const flushBackup = async () => {
     backupScheduled = false;
     const sb = sandbox;
     if (!sb) return;
     const paths = [...pendingBackup].sort();
     pendingBackup.clear();
+    const startedAt = journalSeq;
     const changes: FileChange[] = [];
     for (const path of paths) {
       try {
@@ -132,10 +166,11 @@ export function serveSandbox(
         changes.push({ op: 'remove', path });
       }
     }
-    if (changes.length) {
+    const current = changes.filter((c) => c.op === 'rename' || (journaledAt.get(c.path) ?? 0) <= startedAt);
+    if (current.length) {
       // Copies (slice above) are sent: the file system's own buffers must stay where they are.
-      const transfer = changes.flatMap((c) => (c.op === 'file' ? [c.data.buffer] : []));
-      port.post({ type: 'backup', changes }, transfer as Transferable[]);
+      const transfer = current.flatMap((c) => (c.op === 'file' ? [c.data.buffer] : []));
+      port.post({ type: 'backup', changes: current }, transfer as Transferable[]);
     }
   };
 
@@ -160,6 +195,7 @@ export function serveSandbox(
                 root: message.options.root,
                 reason: message.options.reason,
                 maxOutputChars: message.options.maxOutputChars,
+                journal,
               },
               tools,
             );
@@ -176,11 +212,8 @@ export function serveSandbox(
                 origin: 'internal',
               });
             }
-            sb.onChange((change) => {
-              port.post({ type: 'change', change });
-              noteForBackup(change.path);
-              noteForBackup(change.from);
-            });
+            // The backup follows the journal (passed to create below), not these.
+            sb.onChange((change) => port.post({ type: 'change', change }));
             sb.onEvent((event) => {
               port.post({ type: 'event', event });
               if (
@@ -197,17 +230,23 @@ export function serveSandbox(
               root: sb.root,
               sessions: [...new Set(sessions)].map((name) => session(name)),
             });
+            markReady(sb);
           } catch (err) {
-            port.post({ type: 'fatal', message: `The sandbox could not start: ${messageOf(err)}` });
+            const text = `The sandbox could not start: ${messageOf(err)}`;
+            markFailed(new SandboxError('EIO', text));
+            port.post({ type: 'fatal', message: text });
           }
         })();
         return;
+      case 'ping':
+        port.post({ type: 'pong', n: message.n });
+        return;
       case 'call':
         void (async () => {
-          const sb = sandbox as Sandbox;
+          const controller = new AbortController();
+          aborts.set(message.id, controller);
           try {
-            const controller = new AbortController();
-            aborts.set(message.id, controller);
+            const sb = await ready;
             const value = await call(sb, message.method, message.args, controller.signal);
             port.post({ type: 'result', id: message.id, value });
           } catch (err) {
@@ -219,10 +258,10 @@ export function serveSandbox(
         return;
       case 'exec':
         void (async () => {
-          const sb = sandbox as Sandbox;
           const controller = new AbortController();
           aborts.set(message.id, controller);
           try {
+            const sb = await ready;
             const value = await sb.exec(message.command, {
               ...message.options,
               signal: controller.signal,
@@ -248,8 +287,8 @@ export function serveSandbox(
         return;
       case 'background':
         void (async () => {
-          const sb = sandbox as Sandbox;
           try {
+            const sb = await ready;
             const value = await sb.startBackground(message.command, message.options);
             backgroundOffsets.set(value.id, 0);
             poll ??= setInterval(pollBackground, BACKGROUND_POLL_MS);

@@ -66,6 +66,8 @@ export type PageToWorker =
       options: Pick<ExecOptions, 'cwd' | 'env' | 'origin' | 'session'>;
     }
   | { type: 'abort'; id: number }
+  /** Answered at once with a pong unless a command blocks the worker's thread (how a hang is told). */
+  | { type: 'ping'; n: number }
   /** The page started a runtime worker the sandbox asked for; `port` talks to it. */
   | { type: 'spawned'; id: number; port: MessagePort }
   | { type: 'spawn-failed'; id: number; message: string }
@@ -81,9 +83,13 @@ export interface WireError {
   path?: string;
 }
 
+/** One change to the page's backup of the workspace: a file-system change, or bytes added to a file. */
+export type BackupChange = FileChange | { op: 'append'; path: string; data: Uint8Array };
+
 export type WorkerToPage =
   | { type: 'ready'; info: SandboxInfo; root: string; sessions: SessionState[] }
   | { type: 'fatal'; message: string }
+  | { type: 'pong'; n: number }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'exec-result'; id: number; value: ExecResult; session: SessionState }
   | { type: 'background-started'; id: number; value: BackgroundProcess; session: SessionState }
@@ -94,8 +100,8 @@ export type WorkerToPage =
   /** Background output for the page's copy of the table (every origin, internal ones too). */
   | { type: 'bg-output'; procId: string; text: string }
   | { type: 'bg-end'; procId: string; exitCode: number; killed: boolean }
-  /** The workspace as it now is, for the page's backup (a restarted worker starts from it). */
-  | { type: 'backup'; changes: FileChange[] }
+  /** Changes to the workspace for the page's backup (a restarted worker starts from it). */
+  | { type: 'backup'; changes: BackupChange[] }
   /**
    * Start a runtime worker that only the page can start (python3: its worker takes its security policy
    * from a frame of the page) and connect it to the sandbox by a port.
