@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL } from '../../src/core/constants.ts';
 import { MOCK_MODELS, type MockApi, startMockApi } from './server.ts';
 
 let api: MockApi;
@@ -83,6 +84,21 @@ describe('HTTP surface', () => {
     const one = await client.models.retrieve('claude-sonnet-4-6');
     expect(one).toMatchObject({ type: 'model', id: 'claude-sonnet-4-6', display_name: 'Claude Sonnet 4.6' });
     await expect(client.models.retrieve('claude-nope')).rejects.toBeInstanceOf(Anthropic.NotFoundError);
+  });
+
+  it('answers GET /v1/models/{id} for the app default model, as the API does, from a browser origin', async () => {
+    // A page pointed at the mock asks for its model's window at load: a 404 here is a red console error.
+    const res = await fetch(`${api.url}/v1/models/${DEFAULT_MODEL}`, {
+      headers: { origin: ORIGIN, 'x-api-key': 'k', 'anthropic-dangerous-direct-browser-access': 'true' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    const body = await res.json();
+    expect(body).toMatchObject({ type: 'model', id: DEFAULT_MODEL, display_name: expect.any(String) });
+    expect(Number.isNaN(Date.parse(body.created_at))).toBe(false);
+    expect(body.max_input_tokens).toBeGreaterThan(0);
+    const viaSdk = await client.models.retrieve(DEFAULT_MODEL);
+    expect(viaSdk.id).toBe(DEFAULT_MODEL);
   });
 
   it('counts tokens deterministically from the request size, and validates the request', async () => {

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Anthropic from '@anthropic-ai/sdk';
+import { DEFAULT_MODEL } from '../../src/core/constants.ts';
 import { estimateInputTokens, PromptCache } from './cache.ts';
 import { type ApiError, faultError, invalidRequest, notFound } from './errors.ts';
 import {
@@ -34,8 +35,13 @@ export type * from './types.ts';
 type Json = Record<string, unknown>;
 type Admission = { error: ApiError; body?: undefined } | { error?: undefined; body: Json };
 
-/** Models listed by GET /v1/models, newest first. */
+/**
+ * Models listed by GET /v1/models (and answered by GET /v1/models/{id}), newest first. The app's default
+ * model comes first: a page pointed at the mock asks for it at load (its context window), and must not get
+ * a 404 for a model it has not chosen.
+ */
 export const MOCK_MODELS: Anthropic.ModelInfo[] = [
+  model(DEFAULT_MODEL, 'Claude Sonnet 5.5', '2026-08-20T00:00:00Z'),
   model('claude-opus-4-6', 'Claude Opus 4.6', '2026-02-05T00:00:00Z'),
   model('claude-sonnet-4-6', 'Claude Sonnet 4.6', '2026-02-17T00:00:00Z'),
   model('claude-haiku-4-5', 'Claude Haiku 4.5', '2025-10-15T00:00:00Z'),
