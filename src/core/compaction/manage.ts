@@ -77,7 +77,10 @@ export async function* manageContext(p: ManageParams): AsyncGenerator<QueryEvent
   const trigger: CompactionTrigger = p.force ?? 'auto';
   yield { type: 'compaction-start', trigger, tokensBefore: estimate };
   const outcome = await compactConversation({
-    contextWindow: p.settings.contextWindow,
+    // A refused request was larger than the real window, whatever the session believes it to be: the
+    // compaction fits what was refused (its summary request, and the work in progress it keeps).
+    contextWindow:
+      p.force === 'overflow' ? Math.min(p.settings.contextWindow, estimate) : p.settings.contextWindow,
     ...p.compact,
     messages,
   });

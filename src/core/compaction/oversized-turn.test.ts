@@ -204,6 +204,28 @@ describe('a reply larger than the window', () => {
   });
 });
 
+describe('a reply larger than a window the session overestimates', () => {
+  it('is compacted whole once the API refuses the request, and the turn goes on', async () => {
+    api.script(script([writes, { content: [{ type: 'text', text: 'all four written' }] }]));
+    // The session believes in 200,000 tokens: only the API's refusal starts the compaction.
+    const { events, outcome } = await run([user('write four files')], {
+      contextSettings: { contextWindow: 200_000 },
+    });
+    expect(api.requests.map((r) => [isSummaryRequest(r), r.status])).toEqual([
+      [false, 200],
+      [false, 400],
+      [true, 200],
+      [false, 200],
+    ]);
+    expect(api.requests[1].error).toMatch(/^prompt is too long: \d+ tokens > 24000 maximum$/);
+    expect(events.filter((e) => e.type === 'compaction-start')).toMatchObject([{ trigger: 'overflow' }]);
+    expect(JSON.stringify(api.requests[2].body.messages)).toContain('"toolu_write3"');
+    // The writes were summarized, not kept: the request after the summary fits.
+    expect(JSON.stringify(api.requests[3].body.messages)).not.toContain('toolu_write');
+    expect(outcome.reason).toBe('end_turn');
+  });
+});
+
 describe('a summarization that is always refused as too long', () => {
   const refusal: TurnSpec = {
     fault: {
