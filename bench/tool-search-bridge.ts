@@ -82,6 +82,7 @@ export function learnBridge(
   keepTool: (tool: string) => boolean = () => true,
   keepQuery: (q: LabelledQuery) => boolean = () => true,
 ): Bridge {
+  if (k.form === 1) return learnBridgeByTool(sets, k, keepTool, keepQuery);
   const minTools = k.minTools ?? 3;
   const top = k.top ?? 5;
   const minLift = k.minLift ?? 2;
@@ -152,6 +153,72 @@ export function learnBridge(
     }
     list.sort((a, b) => b.score - a.score);
     if (list.length) bridge.set(q, list.slice(0, top));
+  }
+  return bridge;
+}
+
+/**
+ * The first form (`form: 1`): every query term of a tool's queries counts once per tool, whatever its
+ * share; score = log-lift over log(tools) × c / (c + smooth) × scale, capped at 1; `minTools` (3) tools
+ * must support a pair, lift ≥ `minLift` (2).
+ */
+function learnBridgeByTool(
+  sets: readonly TrainingSet[],
+  k: Knobs,
+  keepTool: (tool: string) => boolean,
+  keepQuery: (q: LabelledQuery) => boolean,
+): Bridge {
+  const minTools = k.minTools ?? 3;
+  const minLift = k.minLift ?? 2;
+  const surface = new Map<string, Map<string, number>>();
+  const toolTermsOf = new Map<string, Set<string>>();
+  const queryTermsOf = new Map<string, Set<string>>();
+  for (const set of sets) {
+    for (const q of set.queries) {
+      if (!keepQuery(q)) continue;
+      const qt = queryTerms(q.text);
+      for (const g of q.gold) {
+        const e = set.tools.get(g);
+        if (!e || !keepTool(g)) continue;
+        const key = `${e.server}\u0000${g}`;
+        if (!toolTermsOf.has(key)) toolTermsOf.set(key, toolTerms(e, surface));
+        const u = queryTermsOf.get(key) ?? new Set<string>();
+        for (const t of qt) u.add(t);
+        queryTermsOf.set(key, u);
+      }
+    }
+  }
+  const nTools = toolTermsOf.size;
+  const toolsWith = new Map<string, number>();
+  for (const ts of toolTermsOf.values()) for (const t of ts) toolsWith.set(t, (toolsWith.get(t) ?? 0) + 1);
+  const qTools = new Map<string, number>();
+  const pair = new Map<string, Map<string, number>>();
+  for (const [key, qs] of queryTermsOf) {
+    const ts = toolTermsOf.get(key) ?? new Set<string>();
+    for (const q of qs) {
+      qTools.set(q, (qTools.get(q) ?? 0) + 1);
+      const m = pair.get(q) ?? new Map<string, number>();
+      for (const w of ts) if (w !== q) m.set(w, (m.get(w) ?? 0) + 1);
+      pair.set(q, m);
+    }
+  }
+  const bridge: Bridge = new Map();
+  const maxLog = Math.log(nTools || 2);
+  for (const [q, m] of pair) {
+    const nq = qTools.get(q) ?? 1;
+    const list: { word: string; score: number }[] = [];
+    for (const [w, c] of m) {
+      if (c < minTools) continue;
+      const lift = c / nq / ((toolsWith.get(w) ?? 1) / nTools);
+      if (lift < minLift) continue;
+      const conf = c / (c + (k.smooth ?? 2));
+      const forms = surface.get(w);
+      if (!forms) continue;
+      const word = [...forms].sort((a, b) => b[1] - a[1])[0][0];
+      list.push({ word, score: Math.min(1, (Math.log(lift) / maxLog) * conf * (k.scale ?? 2)) });
+    }
+    list.sort((a, b) => b.score - a.score);
+    if (list.length) bridge.set(q, list.slice(0, k.top ?? 5));
   }
   return bridge;
 }

@@ -7,7 +7,7 @@
  *   npx tsx bench/tool-search-experiments.ts prf '{"alpha":0.2,"m":3,"T":5}'
  *   npx tsx bench/tool-search-experiments.ts wordnet --wordnet DIR '{"syn":1,"hypo":0.5,"gapOnly":1}'
  *   npx tsx bench/tool-search-experiments.ts clauses '{"lead":1,"comma":1}' '{"rrf":10,"comma":1,"and":1,"norm":1}'
- *   npx tsx bench/tool-search-experiments.ts bridge '{"w":0.5}' '{"w":2,"minTools":2,"minP":0.2}'
+ *   npx tsx bench/tool-search-experiments.ts bridge '{"form":1,"w":0.5}' '{"w":2,"minTools":2,"minP":0.2}'
  *   npx tsx bench/tool-search-experiments.ts termweights '{}' '{"gamma":0.5,"perTool":1}'
  *   npx tsx bench/tool-search-experiments.ts entities '{"file":1,"saveVerb":1,"url":1,"urlWords":1}'
  *   ONLY=livemcpbench-tasks npx tsx bench/tool-search-experiments.ts ...   # one source (MetaTool is slow)
@@ -39,7 +39,7 @@
  *   tools support them, added as expansions beside the GloVe ones at weight `w`. Measured by tool fold:
  *   a query is ranked with the table learned from the other fold's tools and queries (`crossSource`:
  *   MetaTool's table for LiveMCPBench and the reverse). Against 0.778 / 0.380 / 0.658 (recall@5 steps /
- *   tasks / MetaTool): first form (support counted per tool, log-lift; 5,174 pairs, ~68 KB) w 0.5
+ *   tasks / MetaTool): first form (`form: 1`: support counted per tool, log-lift; 5,174 pairs, ~68 KB) w 0.5
  *   0.778 / 0.387 / 0.664, w 1 0.778 / 0.374 / 0.666, minTools 2 0.778 / 0.374 / 0.664, cross-source
  *   w 0.5 0.778 / 0.376 / 0.659. Its pairs were mostly noise ("weather" → questions, planning; "book" →
  *   personalized, internet): MetaTool has one tool per topic, so a generic pair rarely has two tools
@@ -62,18 +62,28 @@
  *   0.778 / 0.439 / 0.654 (MetaTool and tasks recall@1 lose). ADOPTED: saveVerb + urlWords
  *   (../src/tools/tool-search/entities.ts; through the real path, bench/tool-search-tune.ts:
  *   0.778 / 0.422 / 0.658, MRR 0.667 / 0.525 / 0.536).
+ * - bigrams: proximity, the lexical top 200 re-scored with the IDF share of the query's adjacent term
+ *   pairs that the tool's text has adjacent too, at weight `lam` (`abs`: the IDF sum / 10 instead of the
+ *   share; `unordered`: either order): lam 0.1-0.4 0.778 / 0.380 / 0.658 (steps recall@1 0.593 → 0.556);
+ *   abs 0.2 0.778 / 0.380 / 0.658 (tasks recall@1 0.368 → 0.395, steps 0.593 → 0.556). Not adopted.
+ * - field weights (bench/tool-search-tune.ts, with entity words): against 0.778 / 0.422 / 0.658, server
+ *   0.5 0.778 / 0.413 / 0.658, server 2 0.778 / 0.422 / 0.658, parameter text 0 0.778 / 0.426 / 0.658
+ *   (steps recall@1 0.593 → 0.519), parameter text 0.6 0.778 / 0.424 / 0.658, parameter names 1
+ *   0.778 / 0.422 / 0.658, description 0.8 0.815 / 0.422 / 0.657. None helps every source; kept as is.
+ * Rows "tabcode (as is)": the ranking with the adopted entity words (before them, for the experiments
+ * measured earlier: clauses, bridge, termweights, bigrams) and `entities` measures them from without.
  * Data: ../shared/bench-data or --data DIR.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AnyTool } from '../src/core/tool.ts';
-import { type Expansions, expandableWords, type SearchIndex } from '../src/tools/tool-search/ranking.ts';
+import { withEntityWords } from '../src/tools/tool-search/entities.ts';
+import { type Expansions, expandableWords } from '../src/tools/tool-search/ranking.ts';
 import { groupDuplicates, indexFor, toolSearchDoc } from '../src/tools/tool-search/search.ts';
 import {
   decodeWordVectors,
   nearestWords,
   SEMANTIC_MAX_WORDS,
-  type VocabularyMatrix,
   vocabularyMatrix,
 } from '../src/tools/tool-search/semantic.ts';
 import { rankWithServers } from '../src/tools/tool-search/server-score.ts';
@@ -81,7 +91,6 @@ import { STOP_WORDS, termOf, words as wordsOf } from '../src/tools/tool-search/t
 import { type CatalogueEntry, loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
 import {
   type Bridge,
-  bridgeExpansions,
   bridgeSize,
   foldOf,
   learnBridge,
@@ -95,9 +104,15 @@ import {
   metaToolCatalogue,
   metaToolQueries,
 } from './tool-search-eval.ts';
-
-type Knobs = Record<string, number>;
-type Scored = { tool: AnyTool; score: number }[];
+import {
+  bigramOrder,
+  bridgedExpansions,
+  clauseOrder,
+  type Knobs,
+  type Pool,
+  type Scored,
+  withEntities,
+} from './tool-search-experiments-query.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -117,13 +132,6 @@ const vectors = decodeWordVectors(
 const dims = vectors.dims;
 const ownName = (t: AnyTool) => t.mcpInfo?.toolName ?? t.name;
 
-/** One catalogue as the experiments see it. */
-interface Pool {
-  tools: AnyTool[];
-  index: SearchIndex<ReturnType<typeof indexFor>['docs'][number]>;
-  matrix: VocabularyMatrix;
-}
-
 /** The ranking as it is (lexical + GloVe expansions + server evidence), scores over the best. */
 function lexical(
   pool: Pool,
@@ -133,7 +141,9 @@ function lexical(
 ): Scored {
   const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
   const exp = expansions ?? nearestWords(vectors, pool.matrix, words);
-  const ranked = rankWithServers(pool.index, query, 200, exp, termWeights);
+  // The adopted entity words (ranking as rankDeferred does), except in the experiment that measures them.
+  const q = experiment === 'entities' ? query : withEntityWords(query);
+  const ranked = rankWithServers(pool.index, q, 200, exp, termWeights);
   const top = ranked[0]?.score || 1;
   return ranked.map((r) => ({ tool: r.doc.tool, score: r.score / top }));
 }
@@ -334,118 +344,16 @@ function wordNetExpansions(
   return out;
 }
 
-// ----- clauses -------------------------------------------------------------------------------------
-
-/**
- * A query's clauses: sentences, then (with `k.comma`) comma and semicolon parts, then (with `k.and`)
- * parts around "and" / "then" / "after that"; clauses with fewer than `k.minWords` (default 2) terms join
- * the one before.
- */
-export function clausesOf(query: string, k: Knobs): string[] {
-  let parts = query.split(/(?<=[.!?])\s+|\n+|\s+\d+[.)]\s+/);
-  if (k.comma) parts = parts.flatMap((p) => p.split(/[,;:]\s+/));
-  if (k.and) parts = parts.flatMap((p) => p.split(/\s+(?:and then|then|and|after that|finally|also)\s+/i));
-  const out: string[] = [];
-  for (const p of parts) {
-    const n = wordsOf(p).filter((w) => termOf(w)).length;
-    if (n === 0) continue;
-    if (n < (k.minWords ?? 2) && out.length) out[out.length - 1] += ` ${p}`;
-    else out.push(p);
-  }
-  return out;
-}
-
-/**
- * Ranks each clause on its own and fuses them with the whole query's ranking: reciprocal rank fusion
- * (`k.rrf`: its k; `k.whole`: the whole query's weight) or, without `rrf`, round-robin after the whole
- * query's first `k.lead` tools.
- */
-function clauseOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
-  const whole = lexical(pool, query);
-  const clauses = clausesOf(query, k);
-  if (clauses.length < 2) return whole.map((r) => r.tool);
-  const lists = clauses.map((c) => lexical(pool, c).slice(0, 50));
-  if (k.rrf) {
-    const s = new Map<AnyTool, number>();
-    const add = (list: Scored, weight: number) => {
-      for (const [i, r] of list.entries()) s.set(r.tool, (s.get(r.tool) ?? 0) + weight / (k.rrf + i + 1));
-    };
-    add(whole.slice(0, 50), k.whole ?? 1);
-    for (const l of lists) add(l, (k.each ?? 1) / (k.norm ? lists.length : 1));
-    return [...s].sort((a, b) => b[1] - a[1]).map((x) => x[0]);
-  }
-  const out: AnyTool[] = [];
-  const seen = new Set<AnyTool>();
-  const push = (t: AnyTool | undefined) => {
-    if (t && !seen.has(t)) {
-      seen.add(t);
-      out.push(t);
-    }
-  };
-  for (const r of whole.slice(0, k.lead ?? 1)) push(r.tool);
-  for (let depth = 0; depth < 50; depth++) for (const l of lists) push(l[depth]?.tool);
-  for (const r of whole) push(r.tool);
-  return out;
-}
-
-// ----- bridge --------------------------------------------------------------------------------------
-
-/** GloVe neighbours of the query's expandable words, with the bridge's pairs (weight `k.w`) beside them. */
-function bridgedExpansions(pool: Pool, query: string, bridge: Bridge, k: Knobs): Expansions {
-  const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
-  const glove = k.noGlove ? new Map() : nearestWords(vectors, pool.matrix, words);
-  const has = (w: string) => {
-    const t = pool.index.vocabulary.get(w) ?? termOf(w);
-    return t !== null && pool.index.postings.has(t);
-  };
-  const learned = bridgeExpansions(bridge, k.all ? wordsOf(query) : words, has, k.w ?? 1);
-  const out = new Map<string, { word: string; similarity: number }[]>();
-  for (const w of new Set([...glove.keys(), ...learned.keys()])) {
-    const best = new Map<string, number>();
-    for (const e of [...(glove.get(w) ?? []), ...(learned.get(w) ?? [])]) {
-      if ((best.get(e.word) ?? 0) < e.similarity) best.set(e.word, e.similarity);
-    }
-    out.set(
-      w,
-      [...best].map(([word, similarity]) => ({ word, similarity })),
-    );
-  }
-  return out;
-}
-
-// ----- entities ------------------------------------------------------------------------------------
-
-const PATH = /(?:^|[\s"'`(])(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)+|(?:^|\s)[A-Za-z]:\\[\w.\\-]+/;
-const FILE_NAME =
-  /(?:^|\s)[\w-]+\.(?:md|txt|csv|json|xlsx?|docx?|pptx?|pdf|png|jpe?g|html?|ts|js|py|wav|mp3)\b/i;
-const SAVE_VERB = /\b(?:save|saved|saving|saves|write|writes|writing|store|export|output|draft)\b/i;
-const RELATIVE_TIME =
-  /\b(?:today|tomorrow|yesterday|tonight|(?:next|last|this|past)\s+(?:\d+\s*)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|days?|hours?|\d+h))\b|\blast\s+\d+\s*h\b/i;
-const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
-
-/**
- * A query's entity types as words: a file path or file name adds `k.file` ("file"), a URL adds "url"
- * (`k.url`), so "save it to /root/markdown/x.md" reaches file tools and "the page at https://…" fetchers.
- */
-function withEntities(query: string, k: Knobs): string {
-  const extra: string[] = [];
-  if (k.file && (PATH.test(query) || FILE_NAME.test(query))) {
-    extra.push('file');
-    if (k.fileWords || (k.saveVerb && SAVE_VERB.test(query))) extra.push('write');
-  }
-  if (k.time && RELATIVE_TIME.test(query)) extra.push(k.timeWords ? 'current date time' : 'current time');
-  if (k.url && URL.test(query)) extra.push(k.urlWords ? 'url fetch' : 'url');
-  return extra.length ? `${query} ${extra.join(' ')}` : query;
-}
-
 // ----- run -----------------------------------------------------------------------------------------
 
 function main(): void {
   if (
-    !['maxsim', 'prf', 'wordnet', 'clauses', 'bridge', 'termweights', 'entities'].includes(experiment ?? '')
+    !['maxsim', 'prf', 'wordnet', 'clauses', 'bridge', 'termweights', 'entities', 'bigrams'].includes(
+      experiment ?? '',
+    )
   ) {
     throw new Error(
-      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses|bridge|termweights|entities [--wordnet DIR] [knobs JSON ...]',
+      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses|bridge|termweights|entities|bigrams [--wordnet DIR] [knobs JSON ...]',
     );
   }
   const wnDir = opt('wordnet');
@@ -563,13 +471,14 @@ function main(): void {
         }
         if (experiment === 'maxsim') return mix(lexical(pool, q), maxSimScores(pool, q, k), k.lam ?? 0);
         if (experiment === 'prf') return prfOrder(pool, q, k);
-        if (experiment === 'clauses') return clauseOrder(pool, q, k);
+        if (experiment === 'clauses') return clauseOrder(lexical, pool, q, k);
+        if (experiment === 'bigrams') return bigramOrder(lexical, pool, q, k);
         if (experiment === 'entities') return lexical(pool, withEntities(q, k)).map((r) => r.tool);
         if (experiment === 'termweights')
           return lexical(pool, q, undefined, weightsFor(k, q, source)).map((r) => r.tool);
         if (experiment === 'bridge') {
           const b = bridgeFor(k, q, source);
-          return lexical(pool, q, b && bridgedExpansions(pool, q, b, k)).map((r) => r.tool);
+          return lexical(pool, q, b && bridgedExpansions(vectors, pool, q, b, k)).map((r) => r.tool);
         }
         return lexical(pool, q, wn && wordNetExpansions(wn, pool, q, k)).map((r) => r.tool);
       };
