@@ -155,6 +155,16 @@ function deepStream(): string {
   return events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
 }
 
+/** How often the page is asked whether the session ended (ms). */
+const POLL_MS = 250;
+
+/** In the page: the last reply is shown and the turn is over (no Stop button). */
+function sessionEnded(): boolean {
+  if (document.querySelector('[data-testid="stop-button"]')) return false;
+  const texts = document.querySelectorAll('[data-testid="assistant-text"]');
+  return texts[texts.length - 1]?.textContent?.includes('Session done.') === true;
+}
+
 /** Tool results that must be errors (hostile inputs refused); every other call must succeed. */
 const EXPECTED_ERRORS = new Set(['toolu_deep_path', 'toolu_nest']);
 
@@ -223,10 +233,10 @@ async function session(
     const input = page.getByTestId('prompt-input');
     await input.fill('Build the tree, write the files, search them.');
     await input.press('Enter');
+    // Waited for with a cheap predicate polled at an interval: a Playwright locator polls with its
+    // selector engine, whose every poll walks the DOM of 50 cards and is itself a long task of the page.
     await page
-      .getByTestId('assistant-text')
-      .getByText('Session done.')
-      .waitFor({ timeout: SESSION_TIMEOUT_MS })
+      .waitForFunction(sessionEnded, undefined, { timeout: SESSION_TIMEOUT_MS, polling: POLL_MS })
       .catch(async (err: unknown) => {
         const shot = join(tmpdir(), `tabcode-long-tasks-${thread}.png`);
         await page.screenshot({ path: shot });
@@ -234,7 +244,6 @@ async function session(
           `the ${thread} session did not finish (${api.requests.length} requests; screenshot ${shot}): ${err}`,
         );
       });
-    await page.getByTestId('stop-button').waitFor({ state: 'detached', timeout: 60_000 });
     const wallMs = (await page.evaluate(() => performance.now())) - since;
     const tasks = await page.evaluate(
       (t) =>

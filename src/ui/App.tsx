@@ -269,6 +269,9 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     [appTodos, items],
   );
   const permissionSlot = useToolPromptSlot(agent);
+  // One function for the page's life: a new one per render made every transcript entry (memo) render
+  // again on each event (every card of a 50-card turn redrawn per streamed event).
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
   const empty = items.length === 0;
 
   const allTabs: SideTabDef[] = [
@@ -345,7 +348,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
           onToggleSessions={() => wb.updatePrefs({ sessionsOpen: !prefs.sessionsOpen })}
           onToggleSide={() => wb.updatePrefs({ sideOpen: !prefs.sideOpen })}
           onOpenUsage={() => showTab('usage')}
-          onOpenSettings={() => setSettingsOpen(true)}
+          onOpenSettings={openSettings}
         />
         {(!online || view?.networkFailed) && (
           <div
@@ -461,7 +464,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
                       inputRef.current?.focus();
                     }}
                     connected={connected}
-                    onOpenSettings={() => setSettingsOpen(true)}
+                    onOpenSettings={openSettings}
                     onOpenFile={(path) => {
                       showTab('files');
                       setOpenFile({ path });
@@ -474,7 +477,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
                 items={items}
                 running={running}
                 retry={view?.transcript.retry}
-                onOpenSettings={() => setSettingsOpen(true)}
+                onOpenSettings={openSettings}
                 virtualize={VIRTUALIZE}
                 permissionSlot={permissionSlot}
               />

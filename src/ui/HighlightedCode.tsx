@@ -3,6 +3,7 @@
  * languages) the code shows plain. Tokens are React elements: code is never parsed as HTML.
  */
 import { type ReactNode, useEffect, useState } from 'react';
+import { yieldToBrowser } from '../agent/main-thread-yield.ts';
 import type { HastNode } from './highlight.ts';
 import { Lru } from './lru.ts';
 
@@ -21,8 +22,10 @@ function loadHighlighter(): Promise<HighlightModule> {
 /** Highlighted code as React nodes (immutable, so reusable): a remounted row does not highlight again. */
 const highlighted = new Lru<string, ReactNode[] | null>(500);
 
+const keyOf = (code: string, language: string) => `${language}\u0000${code}`;
+
 function highlightNodes(m: HighlightModule, code: string, language: string): ReactNode[] | null {
-  const key = `${language}\u0000${code}`;
+  const key = keyOf(code, language);
   const hit = highlighted.get(key);
   if (hit !== undefined) return hit;
   const nodes = toReact(m.highlightTree(code, language));
@@ -30,18 +33,44 @@ function highlightNodes(m: HighlightModule, code: string, language: string): Rea
   return nodes;
 }
 
+/**
+ * Highlighting waiting for its turn, one job per task: a render that mounts many code views (a turn of
+ * four Writes) would otherwise highlight them all in its own task (150 ms in Chromium, issue 17).
+ */
+const queue: Array<() => void> = [];
+let draining = false;
+
+function schedule(job: () => void): void {
+  queue.push(job);
+  if (draining) return;
+  draining = true;
+  void (async () => {
+    while (queue.length > 0) {
+      await yieldToBrowser();
+      queue.shift()?.();
+    }
+    draining = false;
+  })();
+}
+
 /** The highlighted tokens of `code`, or null while the grammar loads or when there is none. */
 export function useHighlight(code: string, language: string | undefined): ReactNode[] | null {
+  // Highlighted at once only when it was before (a remounted row does not flash plain).
   const [tree, setTree] = useState<{ code: string; language?: string; nodes: ReactNode[] | null } | null>(
-    () => (loaded && language ? { code, language, nodes: highlightNodes(loaded, code, language) } : null),
+    () => {
+      const hit = loaded && language ? highlighted.get(keyOf(code, language)) : undefined;
+      return hit !== undefined ? { code, language, nodes: hit } : null;
+    },
   );
   useEffect(() => {
     if (!language) return;
     if (tree && tree.code === code && tree.language === language) return;
     let cancelled = false;
-    void loadHighlighter().then((m) => {
-      if (!cancelled) setTree({ code, language, nodes: highlightNodes(m, code, language) });
-    });
+    void loadHighlighter().then((m) =>
+      schedule(() => {
+        if (!cancelled) setTree({ code, language, nodes: highlightNodes(m, code, language) });
+      }),
+    );
     return () => {
       cancelled = true;
     };
