@@ -126,6 +126,25 @@ const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
  * A query's entity types as words: a file path or file name adds `k.file` ("file"), a URL adds "url"
  * (`k.url`), so "save it to /root/markdown/x.md" reaches file tools and "the page at https://…" fetchers.
  */
+/** What a file's extension says it is, in the words tools use (`ext`). */
+const FILE_KINDS: Record<string, string> = {
+  md: 'markdown',
+  xlsx: 'excel spreadsheet',
+  xls: 'excel spreadsheet',
+  csv: 'csv',
+  pptx: 'presentation powerpoint',
+  ppt: 'presentation powerpoint',
+  docx: 'word document',
+  doc: 'word document',
+  pdf: 'pdf',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  wav: 'audio',
+  mp3: 'audio',
+  html: 'html',
+};
+
 export function withEntities(query: string, k: Knobs): string {
   const extra: string[] = [];
   if (k.file && (PATH.test(query) || FILE_NAME.test(query))) {
@@ -134,6 +153,12 @@ export function withEntities(query: string, k: Knobs): string {
   }
   if (k.time && RELATIVE_TIME.test(query)) extra.push(k.timeWords ? 'current date time' : 'current time');
   if (k.url && URL.test(query)) extra.push(k.urlWords ? 'url fetch' : 'url');
+  if (k.ext) {
+    for (const m of query.matchAll(/\.(\w{2,5})\b/g)) {
+      const kind = FILE_KINDS[m[1].toLowerCase()];
+      if (kind && !extra.includes(kind)) extra.push(kind);
+    }
+  }
   return extra.length ? `${query} ${extra.join(' ')}` : query;
 }
 

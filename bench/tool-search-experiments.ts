@@ -9,7 +9,7 @@
  *   npx tsx bench/tool-search-experiments.ts clauses '{"lead":1,"comma":1}' '{"rrf":10,"comma":1,"and":1,"norm":1}'
  *   npx tsx bench/tool-search-experiments.ts bridge '{"form":1,"w":0.5}' '{"w":2,"minTools":2,"minP":0.2}'
  *   npx tsx bench/tool-search-experiments.ts termweights '{}' '{"gamma":0.5,"perTool":1}'
- *   npx tsx bench/tool-search-experiments.ts entities '{"file":1,"saveVerb":1,"url":1,"urlWords":1}'
+ *   npx tsx bench/tool-search-experiments.ts entities '{"file":1,"saveVerb":1,"url":1,"urlWords":1,"ext":1}'
  *   ONLY=livemcpbench-tasks npx tsx bench/tool-search-experiments.ts ...   # one source (MetaTool is slow)
  *
  * - maxsim: a dense stage of word alignment over the GloVe table (a light ColBERT): a tool's score is the
@@ -59,9 +59,11 @@
  *   "current time", `timeWords` "current date time"). file 0.778 / 0.387 / -; url 0.778 / 0.389 / -;
  *   file + url 0.778 / 0.396 / -; fileWords + urlWords 0.778 / 0.431 / 0.658; saveVerb + urlWords
  *   0.778 / 0.422 / 0.658 (steps MRR 0.656 → 0.667, tasks recall@1 0.368 → 0.421); adding time
- *   0.778 / 0.439 / 0.654 (MetaTool and tasks recall@1 lose). ADOPTED: saveVerb + urlWords
+ *   0.778 / 0.439 / 0.654 (MetaTool and tasks recall@1 lose); `ext` (a file's extension adds what it is:
+ *   .pptx "presentation powerpoint", .xlsx "excel spreadsheet", .md "markdown", ...) on top of saveVerb +
+ *   urlWords 0.778 / 0.437 / 0.658. ADOPTED: saveVerb + urlWords + ext
  *   (../src/tools/tool-search/entities.ts; through the real path, bench/tool-search-tune.ts:
- *   0.778 / 0.422 / 0.658, MRR 0.667 / 0.525 / 0.536).
+ *   0.778 / 0.437 / 0.658, MRR 0.667 / 0.525 / 0.536).
  * - bigrams: proximity, the lexical top 200 re-scored with the IDF share of the query's adjacent term
  *   pairs that the tool's text has adjacent too, at weight `lam` (`abs`: the IDF sum / 10 instead of the
  *   share; `unordered`: either order): lam 0.1-0.4 0.778 / 0.380 / 0.658 (steps recall@1 0.593 → 0.556);

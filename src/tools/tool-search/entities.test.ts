@@ -48,11 +48,14 @@ const POOL: AnyTool[] = [
 
 describe('entity words (what paths and URLs imply)', () => {
   it('a path or file name adds "file", and "write" with a verb of output', () => {
-    expect(entityWords('save it as Markdown to /root/markdown/report.md')).toBe('file write');
-    expect(entityWords('Read the data under /root/excel/sales.xlsx')).toBe('file');
+    expect(entityWords('save it as Markdown to /root/markdown/report.md')).toBe('file write markdown');
+    expect(entityWords('Read the data under /root/excel/sales.xlsx')).toBe('file excel spreadsheet');
     expect(entityWords('export the table as people.csv')).toBe('file write');
     expect(entityWords('open C:\\Users\\me\\notes.txt')).toBe('file');
     expect(entityWords('store ~/notes/today.txt')).toBe('file write');
+    expect(entityWords('save it to /root/ppt/deck.pptx and /root/figs/a.png')).toBe(
+      'file write presentation powerpoint image',
+    );
   });
 
   it('a URL adds "url fetch"; plain text and prose slashes add nothing', () => {
@@ -62,13 +65,14 @@ describe('entity words (what paths and URLs imply)', () => {
     expect(entityWords('read and/or write the value')).toBe('');
     expect(entityWords('version 1.2 of node.js')).toBe('');
     expect(withEntityWords('find the weather')).toBe('find the weather');
-    expect(withEntityWords('save to /tmp/a/b.md')).toBe('save to /tmp/a/b.md file write');
+    expect(withEntityWords('save to /tmp/a/b.md')).toBe('save to /tmp/a/b.md file write markdown');
+    expect(entityWords('version 3.5 costs 2.50 at example.com')).toBe('');
   });
 
   it('a 10,000-character query is scanned only at its start and still answered', () => {
     const long = `${'word '.repeat(2000)}/root/markdown/x.md`;
     expect(entityWords(long)).toBe('');
-    expect(entityWords(`save to /root/a/x.md ${'word '.repeat(2000)}`)).toBe('file write');
+    expect(entityWords(`save to /root/a/x.md ${'word '.repeat(2000)}`)).toBe('file write markdown');
   });
 });
 
