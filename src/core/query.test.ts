@@ -11,7 +11,11 @@ import { EditTool } from '../tools/edit/edit.ts';
 import { ReadTool } from '../tools/read/read.ts';
 import { WriteTool } from '../tools/write/write.ts';
 import { createSchemaCache, type SchemaCache } from './api-schema.ts';
-import { INTERRUPT_MESSAGE, INTERRUPT_MESSAGE_FOR_TOOL_USE } from './constants.ts';
+import {
+  INTERRUPT_MESSAGE,
+  INTERRUPT_MESSAGE_FOR_TOOL_USE,
+  SYNTHETIC_TOOL_RESULT_INTERRUPTED,
+} from './constants.ts';
 import { createToolUseContext, type ToolUseContext } from './context.ts';
 import type { QueryEvent } from './events.ts';
 import { type MessageParam, toolResults } from './messages.ts';
@@ -268,6 +272,41 @@ describe('query on the real SDK and the mock API', () => {
     const next = await run([...outcome.messages, user('go on')]);
     expect(next.outcome.reason).toBe('end_turn');
     expect(api.requests.map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  it('Esc during a command that has printed: the result keeps what it printed, then says it was interrupted', async () => {
+    api.script([
+      {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_ticks',
+            name: 'Bash',
+            input: { command: 'echo tick1; echo tick2; sleep 30; echo never' },
+          },
+        ],
+      },
+    ]);
+    let seen = '';
+    const { outcome, events } = await run([user('count')], {
+      onEvent: (e) => {
+        if (e.type !== 'tool-progress') return;
+        seen += e.text;
+        if (seen.includes('tick2')) context.abortController.abort();
+      },
+    });
+    expect(outcome.reason).toBe('interrupted');
+    const result = events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({ status: 'interrupted', isError: true });
+    const block = toolResults(outcome.messages.at(-1) as MessageParam)[0];
+    const text = JSON.stringify(block.content);
+    expect(text).toContain('tick1\\ntick2');
+    expect(text).not.toContain('never');
+    expect(text).toContain(SYNTHETIC_TOOL_RESULT_INTERRUPTED);
+    expect(block.is_error).toBe(true);
+    api.script([{ content: [{ type: 'text', text: 'ok, stopped' }] }]);
+    const next = await run([...outcome.messages, user('go on')]);
+    expect(next.outcome.reason).toBe('end_turn');
   });
 
   it('Esc while the answer streams: the turn ends interrupted and the transcript stays valid', async () => {

@@ -162,6 +162,26 @@ function safeView(tool: AnyTool, input: unknown): ToolUseMessage {
   }
 }
 
+/**
+ * After Esc, how long an 'abort' tool is given to answer its abort with a result of its own (Bash returns
+ * what the command printed so far, within ~150 ms even when the worker has to be ended). A tool that
+ * does not answer in time gets the synthetic interrupted result.
+ */
+export const INTERRUPTED_RESULT_GRACE_MS = 400;
+
+/** The value `promise` fulfils with within `ms`; undefined when it rejects or takes longer. */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `promise`, or 'aborted' as soon as `signal` aborts; the listener is removed when either settles. */
 async function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'aborted'> {
   if (signal.aborted) return 'aborted';
@@ -298,7 +318,9 @@ async function execute(
   ctx: ToolUseContext,
   deps: ToolCallDeps,
   toolUseId: string,
-): Promise<{ result: ToolResult<unknown>; ctx: ToolUseContext } | 'aborted' | { error: unknown }> {
+): Promise<
+  { result: ToolResult<unknown>; ctx: ToolUseContext; interrupted?: true } | 'aborted' | { error: unknown }
+> {
   const userSignal = ctx.abortController.signal;
   const behavior = tool.interruptBehavior();
   const callController = new AbortController();
@@ -316,6 +338,9 @@ async function execute(
     );
     const result = behavior === 'abort' ? await raceAbort(running, callController.signal) : await running;
     if (result === 'aborted') {
+      // Heard out briefly: a tool that stops at once returns what it did so far (a command's output).
+      const late = await settledWithin(running, INTERRUPTED_RESULT_GRACE_MS);
+      if (late) return { result: late, ctx: runCtx, interrupted: true };
       running.catch(() => {});
       return 'aborted';
     }
@@ -437,6 +462,17 @@ export async function runToolCall(
   if ('error' in ran) return { block: finish(textResult(block.id, errorText(ran.error), true), 'error') };
   try {
     const out = await finalize(tool, auth.input, ran.result, ran.ctx, deps, block.id);
+    if (ran.interrupted) {
+      // What the tool did before it stopped, then the interruption (no PostToolUse hooks: it did not finish).
+      const content = [
+        ...contentBlocks(out.block.content),
+        { type: 'text' as const, text: SYNTHETIC_TOOL_RESULT_INTERRUPTED },
+      ];
+      return {
+        block: finish({ ...out.block, content, is_error: true }, 'interrupted', out.view),
+        contextModifier: ran.result.contextModifier,
+      };
+    }
     // Stage edge after finalize: PostToolUse hooks may add feedback for the model.
     const resultBlock = await runPostToolUseHooks(tool, auth.input, out.block, callCtx, deps.emit);
     return {
@@ -447,4 +483,12 @@ export async function runToolCall(
   } catch (err) {
     return { block: finish(textResult(block.id, errorText(err), true), 'error') };
   }
+}
+
+/** A tool_result's content as blocks (a string is one text block). */
+function contentBlocks(
+  content: ToolResultBlockParam['content'],
+): Exclude<ToolResultBlockParam['content'], string | undefined> {
+  if (content === undefined) return [];
+  return typeof content === 'string' ? (content ? [{ type: 'text', text: content }] : []) : content;
 }
