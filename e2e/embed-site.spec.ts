@@ -12,6 +12,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are JavaScript source with template literals of its own
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { AUTO_HEIGHT_MAX_PX } from '../src/embed/embed-root.ts';
 import { loopbackOnly, type SiteServer, serveSite } from './embed-site.ts';
 import { SCREENSHOT_DIR } from './support/app.ts';
 
@@ -179,6 +180,23 @@ test('iframe.html: the isolated iframe plays the replay to its end, sized by aut
     })
     .toBeLessThan(2);
   const frame = page.frameLocator('#tabcode');
+  // The playground fills the frame it was given (it was 360 px in a frame grown to 1121 px), and the frame
+  // fits the conversation: no empty band under the transcript, unless the frame reached its bound and the
+  // transcript scrolls instead.
+  await expect
+    .poll(() =>
+      frame.locator('.tabcode-root').evaluate((root, max) => {
+        const transcript = root.querySelector('[data-testid="transcript"]') as HTMLElement;
+        const inner = transcript.querySelector('.transcript-inner') as HTMLElement;
+        const height = root.getBoundingClientRect().height;
+        const empty = transcript.getBoundingClientRect().height - inner.getBoundingClientRect().height;
+        return {
+          fillsFrame: Math.abs(height - window.innerHeight) < 2,
+          fitsContent: height >= max - 1 ? transcript.scrollHeight > transcript.clientHeight : empty < 2,
+        };
+      }, AUTO_HEIGHT_MAX_PX),
+    )
+    .toEqual({ fillsFrame: true, fitsContent: true });
   await expect(frame.getByTestId('replay-status')).toHaveAttribute('data-state', 'ok');
   await expect(frame.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toBeVisible();
   expect(refused).toEqual([]);

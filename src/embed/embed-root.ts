@@ -22,8 +22,21 @@ export function themeScheme(config: EmbedConfig): EmbedThemeName {
   return typeof t === 'string' ? t : (t.scheme ?? 'auto');
 }
 
+/** How the root is placed in its host element. */
+export interface EmbedRootOptions {
+  /**
+   * The caller sizes `host` itself for `height: 'auto'` (the iframe page: its parent sizes the frame
+   * from `tabcode:resize`), so the root fills `host` instead of carrying the height.
+   */
+  fillHost?: boolean;
+}
+
 /** Creates the root inside `host` with the config's theme, layout and height applied. */
-export function createEmbedRoot(host: HTMLElement, config: EmbedConfig): HTMLDivElement {
+export function createEmbedRoot(
+  host: HTMLElement,
+  config: EmbedConfig,
+  options: EmbedRootOptions = {},
+): HTMLDivElement {
   const root = host.ownerDocument.createElement('div');
   root.className = ROOT_CLASS;
   root.dataset.testid = 'tabcode-root';
@@ -47,7 +60,9 @@ export function createEmbedRoot(host: HTMLElement, config: EmbedConfig): HTMLDiv
   const height = config.height;
   if (height === 'auto') {
     root.dataset.height = 'auto';
-    root.style.height = `${AUTO_HEIGHT_MIN_PX}px`;
+    // Filling the host: the frame's height is the one the parent gave it, and the root must use all of
+    // it (a fixed 360 px root left most of a grown frame empty).
+    root.style.height = options.fillHost ? '100%' : `${AUTO_HEIGHT_MIN_PX}px`;
   } else if (typeof height === 'number') root.style.height = `${height}px`;
   else if (typeof height === 'string') root.style.height = height;
   host.append(root);
@@ -59,13 +74,20 @@ export function createEmbedRoot(host: HTMLElement, config: EmbedConfig): HTMLDiv
 
 /**
  * The height that shows the whole conversation without scrolling: the root's height minus the
- * transcript's visible part plus all of its content, within the auto-height bounds. Undefined before
- * the transcript exists.
+ * transcript's visible part plus the height of its content, within the auto-height bounds. Undefined
+ * before the transcript exists. The content is measured on its own (`.transcript-inner`), not as the
+ * transcript's scroll height: that is never less than the visible part, so a playground that had
+ * grown (a frame the parent made tall) could never shrink back to a shorter conversation. The result
+ * does not depend on the root's current height, so applying it changes nothing on the next
+ * measurement (no resize loop).
  */
 export function autoHeight(root: HTMLElement): number | undefined {
   const transcript = root.querySelector<HTMLElement>('[data-testid="transcript"], .transcript');
   if (!transcript) return undefined;
-  const chrome = root.getBoundingClientRect().height - transcript.clientHeight;
-  const wanted = Math.ceil(chrome + transcript.scrollHeight);
+  // Layout heights (fractional), not the rounded clientHeight: the same chrome on every measurement.
+  const chrome = root.getBoundingClientRect().height - transcript.getBoundingClientRect().height;
+  const inner = transcript.querySelector<HTMLElement>('.transcript-inner');
+  const content = inner ? inner.getBoundingClientRect().height : transcript.scrollHeight;
+  const wanted = Math.ceil(chrome + content);
   return Math.min(AUTO_HEIGHT_MAX_PX, Math.max(AUTO_HEIGHT_MIN_PX, wanted));
 }

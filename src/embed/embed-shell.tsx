@@ -138,6 +138,8 @@ export function EmbedShell({
     if (!onAutoHeight) return;
     let frame = 0;
     let observed: Element | null = null;
+    // Only a change is reported: a parent resizing its frame on every message would redo layout for nothing.
+    let last: number | undefined;
     const resize = new ResizeObserver(() => schedule());
     const update = () => {
       frame = 0;
@@ -148,7 +150,10 @@ export function EmbedShell({
         observed = inner;
       }
       const height = autoHeight(root);
-      if (height !== undefined) onAutoHeight(height);
+      if (height !== undefined && height !== last) {
+        last = height;
+        onAutoHeight(height);
+      }
     };
     const schedule = () => {
       frame ||= requestAnimationFrame(update);

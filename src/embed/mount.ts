@@ -113,7 +113,7 @@ async function start(
     ...(cfg.maxTokens ? { maxTokens: cfg.maxTokens } : {}),
     ...(cfg.permissionMode ? { permissionMode: cfg.permissionMode } : {}),
   };
-  const root = createEmbedRoot(element, cfg);
+  const root = createEmbedRoot(element, cfg, { fillHost: Boolean(options.onAutoHeight) });
   const themeRoot = options.documentTheme ? element.ownerDocument.documentElement : root;
   if (themeRoot !== root && root.dataset.theme) themeRoot.dataset.theme = root.dataset.theme;
   const controller = createEmbedController({
