@@ -7,6 +7,11 @@
 export interface ShellWord {
   /** The text after quote removal; run-time parts appear as written (`$HOME`, `$(…)`, `$((…))`). */
   text: string;
+  /**
+   * The word as written, quotes and escapes kept (`'console.log(1+1)'`), for messages a user reads;
+   * substitutions are shortened as in `text`. Absent on words the analysis made up.
+   */
+  written?: string;
   /** Part of the word is only known at run time (parameter, command, arithmetic or brace expansion). */
   dynamic: boolean;
   /** Contains an unquoted glob (`*`, `?`, `[`), which may expand into other words. */

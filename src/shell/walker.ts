@@ -45,6 +45,8 @@ const OPAQUE_FORM: ShellForm = { words: [{ text: '…', dynamic: true, glob: fal
 
 const copyScope = (s: Scope): Scope => ({ cdTrail: s.cdTrail ? [...s.cdTrail] : null });
 
+/** Words as the user wrote them (quotes kept), joined by spaces: a command's text in messages. */
+const shownText = (words: readonly ShellWord[]): string => words.map((w) => w.written ?? w.text).join(' ');
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 export class Walker {
@@ -279,7 +281,7 @@ export class Walker {
       facts.evaluates[0] ??
       (opaque ? 'runs code that cannot be checked' : container ? null : (facts.problem ?? null));
     this.push({
-      source: written.map((w) => w.text).join(' '),
+      source: shownText(written),
       words: un.words,
       allowTexts:
         written.every((w) => !w.dynamic) && written.length > 0 ? [written.map((w) => w.text).join(' ')] : [],
@@ -310,8 +312,12 @@ export class Walker {
     const written = [...(node.name ? [node.name] : []), ...node.args].map(wordOf);
     const io = redirectIo(node.redirections);
     for (const name of io.assigns) this.assigns.add(name);
-    const source = written.map((w) => w.text).join(' ');
     const assignments = node.assignments.length > 0;
+    // As the user wrote it (quotes kept, assignments first), for messages; rules match words' texts.
+    const source = [
+      ...node.assignments.map((a) => `${a.name}=${a.value ? shownText([wordOf(a.value)]) : ''}`),
+      ...(written.length > 0 ? [shownText(written)] : []),
+    ].join(' ');
     const evaluates = [...exp.evaluates];
     const un = unwrapCommand(written);
     const inner = un.words;
@@ -348,9 +354,12 @@ export class Walker {
       const programProblem = written.length > 0 && !un.lookup ? programFacts(written).problem : null;
       const paths = [...io.paths, ...un.paths.map((p) => ({ ...p, sure: true, recursive: false }))];
       this.push({
-        source: source || node.assignments.map((a) => `${a.name}=…`).join(' ') || 'redirection',
+        source: source || 'redirection',
         words: [],
-        allowTexts: written.length > 0 && written.every((w) => !w.dynamic) && !assignments ? [source] : [],
+        allowTexts:
+          written.length > 0 && written.every((w) => !w.dynamic) && !assignments
+            ? [written.map((w) => w.text).join(' ')]
+            : [],
         forms: () => [
           ...(written.length > 0
             ? commandForms(written, written, [], { readOnly: true, opaque: false, shadowed: false })

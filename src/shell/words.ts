@@ -12,6 +12,7 @@ type ArithExpr = Extract<CommandNode, { type: 'ArithmeticCommand' }>['expression
 /** A word's text and whether it is only known at run time. Throws on a word part it does not know. */
 export function wordOf(word: WordNode): ShellWord {
   let text = '';
+  let written = '';
   let dynamic = false;
   let glob = false;
   let split = false;
@@ -38,40 +39,57 @@ export function wordOf(word: WordNode): ShellWord {
       }
       switch (p.type) {
         case 'Literal':
+          text += p.value;
+          // Inside double quotes the parser has already removed the backslash before " \ $ `.
+          written += quoted ? p.value.replace(/["\\$`]/g, '\\$&') : p.value;
+          break;
         case 'SingleQuoted':
+          text += p.value;
+          written += `'${p.value}'`;
+          break;
         case 'Escaped':
           text += p.value;
+          written += `\\${p.value}`;
           break;
         case 'DoubleQuoted':
+          written += '"';
           visit(p.parts, true);
+          written += '"';
           break;
         case 'TildeExpansion':
           text += `~${p.user ?? ''}`;
+          written += `~${p.user ?? ''}`;
           // `~user` and a `~` after the start depend on the system's users and the shell's rules.
           if (p.user !== null || p !== first) dynamic = true;
           break;
         case 'Glob':
           text += p.pattern;
+          written += p.pattern;
           glob = true;
           break;
         case 'ParameterExpansion':
           text += `$${p.parameter}`;
+          written += p.operation === null ? `$${p.parameter}` : `\${${p.parameter}…}`;
           dynamic = true;
           break;
         case 'CommandSubstitution':
           text += '$(…)';
+          written += '$(…)';
           dynamic = true;
           break;
         case 'ArithmeticExpansion':
           text += '$((…))';
+          written += '$((…))';
           dynamic = true;
           break;
         case 'ProcessSubstitution':
           text += '/dev/fd/…';
+          written += p.direction === 'output' ? '>(…)' : '<(…)';
           dynamic = true;
           break;
         case 'BraceExpansion':
           text += '{…}';
+          written += '{…}';
           dynamic = true;
           break;
         default:
@@ -80,7 +98,14 @@ export function wordOf(word: WordNode): ShellWord {
     }
   };
   visit(word.parts, false);
-  return { text, dynamic, glob, ...(tilde ? { tilde: true } : {}), ...(split ? { split: true } : {}) };
+  return {
+    text,
+    written,
+    dynamic,
+    glob,
+    ...(tilde ? { tilde: true } : {}),
+    ...(split ? { split: true } : {}),
+  };
 }
 
 /** A construct the analysis does not know: the line counts as unparseable (the engine asks). */

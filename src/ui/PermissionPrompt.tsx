@@ -10,6 +10,7 @@
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AgentSession } from '../agent/types.ts';
 import type { PermissionAnswer } from '../core/events.ts';
+import { splitInlineCode } from './inline-code.ts';
 import type { PermissionSlot } from './ToolCard.tsx';
 import type { ToolCardState } from './transcript-state.ts';
 import './permissions.css';
@@ -152,7 +153,15 @@ export function PermissionPrompt({ card, position, total, keepsRules = false }: 
         )}
       </div>
       <p className="perm-message" id={`${feedbackId}-message`} data-testid="permission-message">
-        {request.message || `${title} needs your permission to run.`}
+        {/* Commands and paths in <code>, as written: the message's backticks are for the model. */}
+        {splitInlineCode(request.message || `${title} needs your permission to run.`).map((piece, i) =>
+          piece.code ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed message, in order.
+            <code key={i}>{piece.text}</code>
+          ) : (
+            piece.text
+          ),
+        )}
         {request.agentLabel && (
           <span className="perm-agent" data-testid="permission-agent">
             Asked by the sub-agent {request.agentLabel}

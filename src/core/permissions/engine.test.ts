@@ -266,6 +266,17 @@ describe('the ask at the end', () => {
     });
   });
 
+  it('shows each command as it was written: quotes, escapes and assignments kept', async () => {
+    expect(await decide(BashTool, bash("node -e 'console.log(1+1)'"), 'default')).toMatchObject({
+      message: "This command needs your approval for `node -e 'console.log(1+1)'`.",
+    });
+    expect(
+      await decide(BashTool, bash('FOO=1 python3 -c "print(\\"a b\\")" && ls && echo x\\ y | sh'), 'default'),
+    ).toMatchObject({
+      message: 'This command needs your approval for `FOO=1 python3 -c "print(\\"a b\\")"`, `sh`.',
+    });
+  });
+
   it('the rule it offers makes the same call run', async () => {
     for (const [tool, input] of [
       [BashTool, bash('npm run build && ls')],
