@@ -32,6 +32,13 @@
  * - Pseudo-relevance feedback (the rarest words of the top 1–3 tools ranked as a second query at weight
  *   0.2): 0.741 / 0.378–0.382 / 0.658 (top 1).
  *
+ * - Later (same split, figures in bench/tool-search-experiments.ts): a bridge learned from the tuning
+ *   split's labelled pairs (query word → tool word, kept when several tools support it; measured with
+ *   tables learned on the other fold of tools) moved recall@5 by at most +0.008 and never on steps;
+ *   learned query-term weights lost on every source; clause splitting of task questions, bigram
+ *   proximity and field weights did not help every source. What did help was on the query side, not
+ *   here: the words a query's paths and URLs imply (./entities.ts).
+ *
  * This module is the stage's pure core (it runs in a worker in the page, ./semantic-worker.ts) and the
  * interface ToolSearch uses. Never throws.
  */
