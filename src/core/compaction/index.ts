@@ -30,4 +30,5 @@ export {
   isPromptTooLong,
   nothingToCompact,
 } from './summarize.ts';
-export { compactedTranscript, splitForCompaction } from './transcript.ts';
+export { compactedTranscript, type SplitOptions, splitForCompaction } from './transcript.ts';
+export { type SummaryView, summaryView } from './view.ts';
