@@ -33,6 +33,43 @@ interface HostEvent {
   ok?: boolean;
 }
 
+/** A docs page's rules for common elements, by name only, with values no rule of tabcode uses. */
+const HOST_ELEMENT_RULES = `
+  a, button, code, pre, kbd, table, thead, tbody, tr, td, th, h1, h2, h3, h4, h5, h6, p, ul, ol, li,
+  input, textarea, select, label, header, nav, section, details, summary, strong, em, small, blockquote {
+    background: rgb(1, 2, 3); color: rgb(4, 5, 6); margin: 23px; padding: 29px; border: 7px solid;
+    font-size: 41px; letter-spacing: 9px; text-indent: 43px; box-shadow: 0 0 0 5px rgb(1, 2, 3);
+  }
+  img, svg { background: rgb(1, 2, 3); margin: 23px; padding: 29px; border: 7px solid; display: block; }
+  a::after, li::before { content: "host"; }
+`;
+
+/** Elements inside a playground that HOST_ELEMENT_RULES reached (tag.class: properties). */
+function hostRulesInside(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found = new Set<string>();
+    for (const el of document.querySelectorAll('.tabcode-root *')) {
+      const s = getComputedStyle(el);
+      const hits = [
+        s.backgroundColor === 'rgb(1, 2, 3)' && 'background',
+        s.color === 'rgb(4, 5, 6)' && 'color',
+        s.marginTop === '23px' && 'margin',
+        s.paddingTop === '29px' && 'padding',
+        s.borderTopWidth === '7px' && 'border',
+        s.fontSize === '41px' && 'font-size',
+        s.letterSpacing === '9px' && 'letter-spacing',
+        s.textIndent === '43px' && 'text-indent',
+        s.boxShadow.includes('rgb(1, 2, 3)') && 'box-shadow',
+        getComputedStyle(el, '::after').content === '"host"' && '::after',
+        getComputedStyle(el, '::before').content === '"host"' && '::before',
+      ].filter(Boolean);
+      const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(' ')[0]}` : '';
+      if (hits.length) found.add(`${el.tagName.toLowerCase()}${cls}: ${hits.join(' ')}`);
+    }
+    return [...found];
+  });
+}
+
 /** Page errors (uncaught exceptions in the host page or a playground). */
 function pageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -121,6 +158,17 @@ test('index.html: two playgrounds on one page (element and mount()) each play th
   await expect(sales.locator('.side-col')).toBeVisible();
   await page.keyboard.press('Control+j');
   await expect(farewell.locator('.side-col')).toBeVisible();
+
+  // The host's element rules stop at the playgrounds: the page's `code { background: #eee }` gave the dark
+  // file viewer light boxes with light text. Then a page styling every common element by name.
+  const codeBoxes = await sales
+    .locator('[data-testid="file-content"] code')
+    .evaluateAll((els) => els.map((e) => getComputedStyle(e).backgroundColor));
+  expect(codeBoxes.length).toBeGreaterThan(0);
+  expect(codeBoxes.filter((b) => b === 'rgb(238, 238, 238)')).toEqual([]);
+  await page.addStyleTag({ content: HOST_ELEMENT_RULES });
+  expect(await hostRulesInside(page)).toEqual([]);
+  expect(await page.locator('body > h1').evaluate((h) => getComputedStyle(h).fontSize)).toBe('41px');
 
   // Nothing stored in the host's origin, nothing fetched beyond loopback, no error.
   const storage = await page.evaluate(async () => ({

@@ -6,6 +6,8 @@
  */
 // First: the embed's storage namespace, before any module below can open storage.
 import '../storage-scope.ts';
+// Before the workbench's styles: the reset of the host's element rules comes first in tabcode.css.
+import './reset.css';
 import {
   EMBED_WARNING_EVENT,
   type EmbedHandle,
