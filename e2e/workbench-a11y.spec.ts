@@ -75,30 +75,63 @@ async function afterFrames(page: Page, n: number): Promise<void> {
   }, n);
 }
 
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+type AxeNode = {
+  target: string[];
+  any: { id: string; data?: { contrastRatio?: number } | null }[];
+};
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
 
-/** Serious and critical axe violations of the page as it is now. */
+/**
+ * Below this contrast, text axe left "incomplete" counts as a problem. axe does not call a contrast it
+ * is unsure of a violation: text the same colour as its background (1:1, it may be meant to be hidden),
+ * or on a background it cannot fully see. Under 3:1 (WCAG's floor even for large text) the text is
+ * unreadable whatever axe was unsure of, as white-on-white text is.
+ */
+const UNREADABLE_CONTRAST = 3;
+
+/** Text axe measured under UNREADABLE_CONTRAST but left "incomplete". */
+function unreadableText(incomplete: AxeViolation[], where: string): string[] {
+  return incomplete
+    .filter((v) => v.id === 'color-contrast')
+    .flatMap((v) => v.nodes)
+    .flatMap((n) => {
+      const ratio = n.any.find((a) => a.id === 'color-contrast')?.data?.contrastRatio;
+      return typeof ratio === 'number' && ratio > 0 && ratio < UNREADABLE_CONTRAST
+        ? [`${where}: color-contrast ${ratio}:1, unreadable — ${n.target.join(' ')}`]
+        : [];
+    });
+}
+
+/** Serious and critical axe violations of the page as it is now, and text measured as unreadable. */
 async function axeProblems(page: Page, source: string, where: string): Promise<string[]> {
   // Evaluated, not added as a <script>: the page's CSP refuses inline scripts (as it should).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(source);
-  const violations = await page.evaluate(async () => {
+  const { violations, incomplete } = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
-        axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> };
+        axe: {
+          run: (
+            ctx: Document,
+            o: object,
+          ) => Promise<{ violations: AxeViolation[]; incomplete: AxeViolation[] }>;
+        };
       }
     ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
+    const result = await axe.run(document, { resultTypes: ['violations', 'incomplete'] });
+    return { violations: result.violations, incomplete: result.incomplete };
   });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 5)
-          .join(', ')}`,
-    );
+  return [
+    ...violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${where}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 5)
+            .join(', ')}`,
+      ),
+    ...unreadableText(incomplete, where),
+  ];
 }
 
 test('axe: every panel and dialog, light and dark, has no serious or critical violation', async ({
