@@ -128,6 +128,33 @@ describe('the sandbox in a real worker thread', () => {
     expect(r.stdout).toBe('armed\n');
     // Told apart from a command that ignores the stop: the worker did not answer at all.
     expect(r.stderr).toContain('kept the sandbox busy');
+    // While the new worker starts, reads of the workspace are answered from the page's copy at once;
+    // a command waits for the worker.
+    const order: string[] = [];
+    const command2 = sb.exec('echo alive').then((x) => order.push(`exec ${x.stdout.trim()}`));
+    const reads = Promise.all([
+      sb.readFile('/home/user/project/w.txt'),
+      sb.stat('/home/user/project/moved'),
+      sb.readdir('/home/user/project'),
+      sb.exists('/home/user/project/gone.txt'),
+      sb.readFileBytes('/home/user/project/nothing.txt').catch((e: { code?: string }) => e.code),
+    ]).then((x) => {
+      order.push('reads');
+      return x;
+    });
+    const [w, moved, root, gone, nothing] = await reads;
+    expect(w).toBe('written ✓\n');
+    expect(moved.type).toBe('directory');
+    expect(root.map((e) => `${e.name}:${e.type}`)).toEqual([
+      'a.txt:file',
+      'd:directory',
+      'moved:directory',
+      'w.txt:file',
+    ]);
+    expect(gone).toBe(false);
+    expect(nothing).toBe('ENOENT');
+    await command2;
+    expect(order).toEqual(['reads', 'exec alive']);
     const after = await sb.exec('cat w.txt a.txt moved/m.txt d/f.txt; ls old gone.txt 2>/dev/null | wc -l');
     expect(after.stdout).toBe('written ✓\none\nmore\nmove me\ndeep\n0\n');
   }, 60_000);

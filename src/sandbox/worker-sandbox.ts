@@ -60,7 +60,7 @@ export const ABORT_GRACE_MS = 1_000;
  * After Esc or a timeout, a worker that does not answer a ping within this long has its thread blocked
  * by the command and is terminated (issue 17: a runaway stops within 200 ms).
  */
-export const HANG_PROBE_MS = 150;
+export const HANG_PROBE_MS = 100;
 /** Between two pings while a stopped command winds down. */
 const PROBE_GAP_MS = 50;
 /** The page's own timeout comes this much after the worker's (which normally answers first). */
@@ -116,6 +116,8 @@ class WorkerSandbox implements Sandbox {
   private generation = 0;
   private disposed = false;
   private pingSeq = 0;
+  /** True from the end of a hung command until its replacement worker is ready. */
+  private restarting = false;
   /** Pings in flight: their number → what to do when the pong comes. */
   private readonly pongs = new Map<number, () => void>();
 
@@ -258,6 +260,10 @@ class WorkerSandbox implements Sandbox {
 
   private request<T>(method: CallMethod, args: unknown[], signal?: AbortSignal): Promise<T> {
     if (this.disposed) return Promise.reject(new SandboxError('EIO', 'The sandbox was closed.'));
+    // While a restarted worker starts, reads of the workspace are answered from the page's copy.
+    const answered = this.restarting ? this.backup.answer(this.root, method, args) : undefined;
+    if (answered)
+      return 'value' in answered ? Promise.resolve(answered.value as T) : Promise.reject(answered.error);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -413,6 +419,7 @@ class WorkerSandbox implements Sandbox {
       this.background.finish(proc.id, ABORT_EXIT_CODE);
       ended++;
     }
+    this.restarting = true;
     this.worker?.terminate();
     this.failAll('The sandbox was restarted: a command did not stop.');
     const files = this.backup.snapshot();
@@ -434,6 +441,8 @@ class WorkerSandbox implements Sandbox {
         type: 'preview-error',
         message: `The sandbox could not restart: ${messageOf(err)}`,
       });
+    } finally {
+      this.restarting = false;
     }
   }
 
