@@ -14,12 +14,7 @@ import {
   sandboxHost,
   saveSandboxPreference,
 } from '../sandbox/select.ts';
-
-const LABELS: Record<SandboxPreference, string> = {
-  auto: 'Automatic (WebContainer when it can boot)',
-  webcontainer: 'WebContainer (Node.js)',
-  'just-bash': 'just-bash (offline, no Node.js)',
-};
+import { SANDBOX_LABELS as LABELS } from './sandbox-labels.ts';
 
 function statusText(status: PersistStatus): string {
   switch (status.state) {
