@@ -199,3 +199,39 @@ describe('titleFromPrompt', () => {
     expect(titleFromPrompt('   ')).toBe('New session');
   });
 });
+
+describe('a write in slices (one request per task here): still one transaction', () => {
+  const many = (n: number, extra?: unknown) => ({
+    version: 1,
+    items: [
+      ...Array.from({ length: n }, (_, i) => ({ id: `item:${i}`, text: `card ${i}` })),
+      ...(extra ? [extra] : []),
+    ],
+  });
+
+  it('writes every entry and loads back whole', async () => {
+    const store = createSessionsStore(`test-${Math.random()}`, 0);
+    const full = record({ id: 'w', view: many(200) });
+    await store.save(full);
+    expect(await store.load('w')).toEqual({ ...full, messageCount: toolTurn.length });
+    const next = record({ id: 'w', title: 'Renamed', view: many(250) });
+    const stored = (await store.load('w')) as SessionRecord;
+    await store.write?.(diffRecord(listsOf(stored), next));
+    expect(await store.load('w')).toEqual({ ...next, messageCount: toolTurn.length });
+  });
+
+  it('a request that throws late in the write leaves nothing of it and rejects with its error', async () => {
+    const store = createSessionsStore(`test-${Math.random()}`, 0);
+    const before = record({ id: 'f', view: many(3) });
+    await store.save(before);
+    // A function cannot be cloned: the put of the last entry throws, after 100 entries were issued in
+    // earlier tasks of the same transaction.
+    const bad = record({ id: 'f', title: 'Half', view: many(100, { id: 'bad', run: () => 1 }) });
+    const stored = (await store.load('f')) as SessionRecord;
+    await expect(store.write?.(diffRecord(listsOf(stored), bad))).rejects.toMatchObject({
+      name: 'DataCloneError',
+    });
+    expect(await store.load('f')).toEqual({ ...before, messageCount: toolTurn.length });
+    expect((await store.list()).map((m) => m.title)).toEqual(['Test']);
+  });
+});

@@ -112,13 +112,61 @@ interface StoredHead {
   itemized: boolean;
 }
 
+/**
+ * Main-thread time (ms) one task spends issuing a write's requests. Each put copies its value (structured
+ * clone) at once, so a turn's 40 new cards and their messages in one go held the page for 50 ms and
+ * more; the rest is issued from the last request's success event, a later task of the same transaction.
+ */
+export const WRITE_SLICE_MS = 8;
+
+/**
+ * Issues `ops` on `tx` in slices of `sliceMs`, all in that one transaction (a reload sees all of
+ * them or none), and resolves when it commits. A request that throws (a value that cannot be cloned, a
+ * full disk) aborts the transaction, so nothing of it is written, and rejects with that error.
+ */
+function runInSlices(
+  tx: IDBTransaction,
+  ops: ReadonlyArray<() => IDBRequest>,
+  sliceMs: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failure: unknown;
+    tx.oncomplete = () => resolve();
+    tx.onerror = tx.onabort = () => reject(failure ?? tx.error);
+    let next = 0;
+    const slice = () => {
+      const start = performance.now();
+      try {
+        let last: IDBRequest | undefined;
+        while (next < ops.length) {
+          last = ops[next++]();
+          if (performance.now() - start >= sliceMs) break;
+        }
+        if (next < ops.length && last) last.onsuccess = slice;
+      } catch (err) {
+        failure = err;
+        try {
+          tx.abort();
+        } catch {
+          // Already aborted by the request's own failure: rejected by its abort event.
+        }
+      }
+    };
+    slice();
+  });
+}
+
 /** Every entry of list `name` of session `id` from index `from` on. */
 const listRange = (name: ListName, id: string, from = 0) =>
   IDBKeyRange.bound([name, id, from], [name, id, Number.POSITIVE_INFINITY]);
 const headKey = (id: string) => ['head', id];
 
 /** A store over IndexedDB database `dbName` (one object store; default `<namespace>-sessions`). */
-export function createSessionsStore(dbName = storageName('sessions')): SessionsStore {
+export function createSessionsStore(
+  dbName = storageName('sessions'),
+  /** Main-thread time per slice of a write (WRITE_SLICE_MS; 0 issues one request per task). */
+  sliceMs = WRITE_SLICE_MS,
+): SessionsStore {
   const db: UseStore = createStore(dbName, 'records');
 
   const writePatch = (patch: SessionPatch, full: boolean) =>
@@ -130,19 +178,21 @@ export function createSessionsStore(dbName = storageName('sessions')): SessionsS
         viewHead: patch.viewHead,
         itemized: patch.itemized,
       };
-      s.put(head, headKey(id));
-      s.put(metaOf({ ...patch.record, messageCount: patch.messages.length }), META + id);
+      const ops: Array<() => IDBRequest> = [
+        () => s.put(head, headKey(id)),
+        () => s.put(metaOf({ ...patch.record, messageCount: patch.messages.length }), META + id),
+      ];
       const lists: Array<[ListName, ListPatch<unknown>]> = [
         ['msg', patch.messages],
         ['item', patch.items],
         ['use', patch.usage],
       ];
       for (const [name, list] of lists) {
-        s.delete(listRange(name, id, full ? 0 : list.length));
-        for (const [i, value] of list.put) s.put(value, [name, id, i]);
+        ops.push(() => s.delete(listRange(name, id, full ? 0 : list.length)));
+        for (const [i, value] of list.put) ops.push(() => s.put(value, [name, id, i]));
       }
-      s.delete(LEGACY_DATA + id);
-      return promisifyRequest(s.transaction);
+      ops.push(() => s.delete(LEGACY_DATA + id));
+      return runInSlices(s.transaction, ops, sliceMs);
     });
 
   return {
