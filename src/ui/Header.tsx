@@ -2,6 +2,8 @@
 import type { RequestUsage } from '../agent/sessions-store.ts';
 import type { SandboxInfo } from '../sandbox/sandbox.ts';
 import { ContextMeter, type ContextMeterProps } from './ContextMeter.tsx';
+// Bundled, not a file beside the page: a package playground's page is the host's, where no favicon is.
+import logoUrl from './logo.svg';
 import type { SaveStatus } from './session-model.ts';
 import { UsageMeter } from './UsagePanel.tsx';
 
@@ -48,13 +50,7 @@ export function Header(props: HeaderProps) {
             <path fill="currentColor" d="M3 5h18v2H3zm0 6h18v2H3zm0 6h18v2H3z" />
           </svg>
         </button>
-        <img
-          className="brand-logo"
-          src={`${import.meta.env.BASE_URL}favicon.svg`}
-          alt=""
-          width={20}
-          height={20}
-        />
+        <img className="brand-logo" src={logoUrl} alt="" width={20} height={20} />
         <h1 className="brand-name">tabcode</h1>
         <span className="brand-tag muted">a coding agent in your browser tab</span>
       </div>
