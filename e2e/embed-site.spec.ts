@@ -70,30 +70,6 @@ function hostRulesInside(page: Page): Promise<string[]> {
   });
 }
 
-/**
- * The header of the playground under `root`: which of its right-hand items (meters, badge, buttons) run
- * over the logo, and which stick out of the header (cut off).
- */
-function headerLayout(root: Element): { logoRight: number; overLogo: string[]; cutOff: string[] } {
-  const header = root.querySelector('.app-header') as HTMLElement;
-  const box = header.getBoundingClientRect();
-  const logo = (header.querySelector('.brand-logo') as HTMLElement).getBoundingClientRect();
-  const items = [...header.querySelectorAll<HTMLElement>('.header-right > *')].filter(
-    (el) => el.getBoundingClientRect().width > 0,
-  );
-  const name = (el: HTMLElement) => el.dataset.testid ?? el.className;
-  return {
-    logoRight: Math.round(logo.right),
-    overLogo: items.filter((el) => el.getBoundingClientRect().left < logo.right - 0.5).map(name),
-    cutOff: items
-      .filter(
-        (el) =>
-          el.getBoundingClientRect().right > box.right + 0.5 || el.getBoundingClientRect().left < box.left,
-      )
-      .map(name),
-  };
-}
-
 /** Page errors (uncaught exceptions in the host page or a playground). */
 function pageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -111,15 +87,6 @@ test('index.html: two playgrounds on one page (element and mount()) each play th
   await page.goto(`${site.url}/index.html`);
   const farewell = page.locator('#farewell');
   const sales = page.locator('#sales');
-
-  // Before it plays, the second describes itself: its own file and a recording (no key), never the
-  // stand-alone page's demo project, a key it does not have, or commands for the developer.
-  const salesEmpty = sales.getByTestId('empty-state');
-  await expect(salesEmpty).toHaveAttribute('data-mode', 'replay');
-  await expect(salesEmpty.getByTestId('empty-file')).toHaveText(['data/sales.csv']);
-  await expect(salesEmpty).toContainText('A recorded session: no key, no network.');
-  for (const words of ['weather-notes', 'npm run', 'key is set'])
-    await expect(salesEmpty).not.toContainText(words);
   // The header logo is in the package (a playground's page is the host's: no favicon.svg beside it).
   for (const logo of [farewell.locator('.brand-logo'), sales.locator('.brand-logo')]) {
     await expect
@@ -286,12 +253,6 @@ test('iframe.html: the isolated iframe plays the replay to its end, sized by aut
     .toEqual({ fillsFrame: true, fitsContent: true });
   await expect(frame.getByTestId('replay-status')).toHaveAttribute('data-state', 'ok');
   await expect(frame.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toBeVisible();
-  // A phone (390 px): the header's meters, filled in by the replay, neither run over the logo nor get cut off.
-  await page.setViewportSize({ width: 390, height: 800 });
-  await expect(frame.getByTestId('phone-switcher')).toBeVisible();
-  await expect
-    .poll(() => frame.locator('.tabcode-root').evaluate(headerLayout))
-    .toMatchObject({ overLogo: [], cutOff: [] });
   expect(refused).toEqual([]);
   expect(errors).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/embed-site-iframe.png`, fullPage: true });
@@ -338,8 +299,6 @@ test('lesson.html: steps with their own files, Previous / Next, Show solution, a
     'Add a farewell() function next to greet() and show both working.',
   );
   await expect(lesson.getByTestId('lesson-prev')).toBeDisabled();
-  // The empty state lists the step's own files (not the stand-alone page's demo project).
-  await expect(lesson.getByTestId('empty-file')).toHaveText(['README.md', 'src/greet.js']);
 
   // The step's demo plays to its end.
   const play = lesson.getByTestId('embed-play');
@@ -353,7 +312,6 @@ test('lesson.html: steps with their own files, Previous / Next, Show solution, a
   await expect(lesson.getByTestId('lesson-step')).toContainText('Step 2 of 2: Sum a column');
   await expect(lesson.locator('[data-testid="file-item"][data-path="data/sales.csv"]')).toBeVisible();
   await expect(lesson.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toHaveCount(0);
-  await expect(lesson.getByTestId('empty-file')).toHaveText(['data/sales.csv']);
   await expect(lesson.getByTestId('prompt-input')).toHaveValue(
     'What is the total of the amount column in data/sales.csv?',
   );
