@@ -159,6 +159,8 @@ test('a replay that is missing, corrupt or from another version is refused with 
     await expect(page.locator(id).getByTestId('embed-warnings')).toBeVisible();
     await expect(page.locator(id).getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
     await expect(page.locator(id).getByTestId('embed-play')).toHaveCount(0);
+    // A replay that is not played is not claimed: the empty state says a key is needed.
+    await expect(page.locator(id).getByTestId('empty-state')).toHaveAttribute('data-mode', 'no-key');
   }
   expect(refused).toEqual([]);
   expect(errors).toEqual([]);
@@ -226,6 +228,12 @@ test('unmount in the middle of a turn: the element is empty, nothing throws, and
     roots: 1,
   });
   await expect(page.locator('#b [data-testid="file-item"][data-path="fresh.md"]')).toBeVisible();
+  // Live with no key: its empty state says so (with the button to add one) and lists its own file.
+  const fresh = page.locator('#b').getByTestId('empty-state');
+  await expect(fresh).toHaveAttribute('data-mode', 'no-key');
+  await expect(fresh.getByTestId('empty-file')).toHaveText(['fresh.md']);
+  await expect(fresh.getByTestId('empty-add-key')).toBeVisible();
+  await expect(fresh).not.toContainText('npm run');
   await expect(page.locator('#b').getByTestId('user-message')).toHaveCount(0);
   expect(refused).toEqual([]);
   expect(errors).toEqual([]);

@@ -87,6 +87,15 @@ test('index.html: two playgrounds on one page (element and mount()) each play th
   await page.goto(`${site.url}/index.html`);
   const farewell = page.locator('#farewell');
   const sales = page.locator('#sales');
+
+  // Before it plays, the second describes itself: its own file and a recording (no key), never the
+  // stand-alone page's demo project, a key it does not have, or commands for the developer.
+  const salesEmpty = sales.getByTestId('empty-state');
+  await expect(salesEmpty).toHaveAttribute('data-mode', 'replay');
+  await expect(salesEmpty.getByTestId('empty-file')).toHaveText(['data/sales.csv']);
+  await expect(salesEmpty).toContainText('A recorded session: no key, no network.');
+  for (const words of ['weather-notes', 'npm run', 'key is set'])
+    await expect(salesEmpty).not.toContainText(words);
   // The header logo is in the package (a playground's page is the host's: no favicon.svg beside it).
   for (const logo of [farewell.locator('.brand-logo'), sales.locator('.brand-logo')]) {
     await expect
@@ -299,6 +308,8 @@ test('lesson.html: steps with their own files, Previous / Next, Show solution, a
     'Add a farewell() function next to greet() and show both working.',
   );
   await expect(lesson.getByTestId('lesson-prev')).toBeDisabled();
+  // The empty state lists the step's own files (not the stand-alone page's demo project).
+  await expect(lesson.getByTestId('empty-file')).toHaveText(['README.md', 'src/greet.js']);
 
   // The step's demo plays to its end.
   const play = lesson.getByTestId('embed-play');
@@ -312,6 +323,7 @@ test('lesson.html: steps with their own files, Previous / Next, Show solution, a
   await expect(lesson.getByTestId('lesson-step')).toContainText('Step 2 of 2: Sum a column');
   await expect(lesson.locator('[data-testid="file-item"][data-path="data/sales.csv"]')).toBeVisible();
   await expect(lesson.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toHaveCount(0);
+  await expect(lesson.getByTestId('empty-file')).toHaveText(['data/sales.csv']);
   await expect(lesson.getByTestId('prompt-input')).toHaveValue(
     'What is the total of the amount column in data/sales.csv?',
   );

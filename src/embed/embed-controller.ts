@@ -50,6 +50,11 @@ export interface ControllerState {
   solutionShown: boolean;
   /** Problems found after mounting (a replay file that could not be read, a failed install). */
   notices: readonly EmbedWarning[];
+  /**
+   * The paths of the project a scene's sandbox opened with (`'demo'`: the config gave none, so it holds
+   * the demo project), once its replay is read; for the scene of that generation only.
+   */
+  project?: { generation: number; files: readonly string[] | 'demo' };
 }
 
 export interface EmbedController {
@@ -192,6 +197,10 @@ export function createEmbedController(options: ControllerOptions): EmbedControll
   const createSession: CreateSession = async ({ settings, sessionId }) => {
     const scene = state.scene;
     const replay = steps.length > 0 ? scene.replay : (scene.replay ?? (await loadConfigReplay()));
+    const projectFiles = scene.files ?? replay?.files;
+    set({
+      project: { generation: scene.generation, files: projectFiles ? Object.keys(projectFiles) : 'demo' },
+    });
     // The sandbox's code loads here, after the playground painted (not with the page).
     const [agentModule, { openPlaygroundSandbox, installDependencies }, replays] = await Promise.all([
       loadAgentModule(),

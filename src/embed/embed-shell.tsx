@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SessionRecord, SessionsStore } from '../agent/sessions-store.ts';
 import type { AgentSettings } from '../agent/types.ts';
 import { App, type AppEmbedOptions } from '../ui/App.tsx';
+import { EmbedEmptyContext, type EmbedEmptyInfo } from '../ui/EmptyState.tsx';
 import { createSettingsStore, type Prefs, type SideTab } from '../ui/settings-store.ts';
 import type { EmbedConfig, EmbedWarning } from './config.ts';
 import type { EmbedController } from './embed-controller.ts';
@@ -128,6 +129,26 @@ export function EmbedShell({
     }),
     [root, themeRoot, config, scene.prompt, autorunSends],
   );
+
+  // What the empty state says: this playground's files and state, not the stand-alone page's.
+  const { project } = state;
+  const emptyInfo = useMemo<EmbedEmptyInfo>(() => {
+    const sceneFiles = scene.files ?? scene.replay?.files;
+    return {
+      // Known at once from the config; from a replay file once it is read.
+      files:
+        project?.generation === scene.generation
+          ? project.files
+          : sceneFiles
+            ? Object.keys(sceneFiles)
+            : undefined,
+      replay: hasReplay,
+      autorun: Boolean(config.autorun),
+      proxy: config.baseURL,
+      filesPanel: config.layout?.sidePanel !== false,
+      promptBox: config.layout?.promptBox !== false,
+    };
+  }, [project, scene, hasReplay, config]);
 
   useEffect(() => {
     requestAnimationFrame(() => performance.mark(EMBED_INTERACTIVE_MARK));
@@ -338,15 +359,17 @@ export function EmbedShell({
         </div>
       )}
       <div className="embed-app">
-        <App
-          key={scene.generation}
-          createSession={controller.createSession}
-          initialSettings={initialSettings}
-          stores={stores}
-          keyless={keyless}
-          onAgent={controller.onAgent}
-          embed={embed}
-        />
+        <EmbedEmptyContext.Provider value={emptyInfo}>
+          <App
+            key={scene.generation}
+            createSession={controller.createSession}
+            initialSettings={initialSettings}
+            stores={stores}
+            keyless={keyless}
+            onAgent={controller.onAgent}
+            embed={embed}
+          />
+        </EmbedEmptyContext.Provider>
       </div>
     </div>
   );
