@@ -163,9 +163,9 @@ function safeView(tool: AnyTool, input: unknown): ToolUseMessage {
 }
 
 /**
- * After Esc, how long an 'abort' tool is given to answer its abort with a result of its own (Bash returns
- * what the command printed so far, within ~150 ms even when the worker has to be ended). A tool that
- * does not answer in time gets the synthetic interrupted result.
+ * After Esc, how long a tool that reportsWhenInterrupted is given to answer its abort with a result of
+ * its own (Bash returns what the command printed so far, within ~110 ms even when the sandbox worker has
+ * to be ended). A tool that does not answer in time gets the synthetic interrupted result.
  */
 export const INTERRUPTED_RESULT_GRACE_MS = 400;
 
@@ -339,7 +339,9 @@ async function execute(
     const result = behavior === 'abort' ? await raceAbort(running, callController.signal) : await running;
     if (result === 'aborted') {
       // Heard out briefly: a tool that stops at once returns what it did so far (a command's output).
-      const late = await settledWithin(running, INTERRUPTED_RESULT_GRACE_MS);
+      const late = tool.reportsWhenInterrupted
+        ? await settledWithin(running, INTERRUPTED_RESULT_GRACE_MS)
+        : undefined;
       if (late) return { result: late, ctx: runCtx, interrupted: true };
       running.catch(() => {});
       return 'aborted';

@@ -113,6 +113,12 @@ export interface Tool<Input extends AnyInputSchema = AnyInputSchema, Output = un
   // concurrency
   isConcurrencySafe(input?: z.infer<Input>, prepared?: P): boolean;
   interruptBehavior(): InterruptBehavior;
+  /**
+   * An 'abort' tool that answers its abort at once with a result of what it did so far (a command's
+   * output): after Esc that result, marked interrupted, is what the model gets (INTERRUPTED_RESULT_GRACE_MS).
+   * Others get the synthetic interrupted result the moment Esc is pressed.
+   */
+  reportsWhenInterrupted?: boolean;
 
   // prompt / render
   /** One-line summary (UI, ToolSearch). */

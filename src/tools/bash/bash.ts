@@ -162,6 +162,8 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, BashPermission
   isConcurrencySafe: (input, analysis) =>
     input?.run_in_background !== true && analysis?.concurrencySafe === true,
   interruptBehavior: () => 'abort',
+  // The sandbox returns what the command printed so far when it is stopped.
+  reportsWhenInterrupted: true,
 
   renderToolUseMessage: (input) => ({
     title: 'Bash',

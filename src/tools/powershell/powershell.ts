@@ -57,6 +57,8 @@ export const PowerShellTool = buildTool({
   inputSchema,
   description: () => 'Run a PowerShell-style command (a small set of cmdlets) in the sandbox',
   prompt: () => promptText.trim(),
+  // The sandbox returns what the command printed so far when it is stopped.
+  reportsWhenInterrupted: true,
   async call(input, ctx) {
     const shell = translatePowerShell(input.command);
     const r = await ctx.sandbox.exec(shell, { signal: ctx.abortController.signal, timeoutMs: 60_000 });
