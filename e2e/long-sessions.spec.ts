@@ -184,6 +184,18 @@ test('slash commands run in the page: /model, /context, /compact (empty, then wi
   await expect(page.getByTestId('slash-item').first()).toHaveAttribute('data-name', 'context');
   await input.press('Tab');
   await expect(input).toHaveValue('/context ');
+  // "/" lists every command (/model too), and the arrow keys reach the rows below the menu's fold:
+  // Up from the first row is the last one, scrolled into view.
+  await input.fill('/');
+  const items = page.getByTestId('slash-item');
+  await expect(page.locator('[data-testid="slash-item"][data-name="model"]')).toHaveCount(1);
+  expect(await items.count()).toBeGreaterThan(8);
+  await input.press('ArrowUp');
+  await expect(items.last()).toHaveAttribute('aria-selected', 'true');
+  await expect(items.last()).toBeInViewport();
+  const lastName = await items.last().getAttribute('data-name');
+  await input.press('Tab');
+  await expect(input).toHaveValue(`/${lastName} `);
   await input.fill('');
 
   // A project command, written with ! (the shell line runs in the sandbox, nothing is sent).

@@ -1,4 +1,5 @@
 /** The `@` file picker above the prompt: workspace files matching what follows the @. */
+import { useActiveRowInView } from './use-active-row.ts';
 import './habits.css';
 
 export function MentionPicker(props: {
@@ -6,8 +7,15 @@ export function MentionPicker(props: {
   active: number;
   onPick: (index: number) => void;
 }) {
+  const listRef = useActiveRowInView(props.active);
   return (
-    <div className="completion-menu" role="listbox" aria-label="Files" data-testid="mention-picker">
+    <div
+      ref={listRef}
+      className="completion-menu"
+      role="listbox"
+      aria-label="Files"
+      data-testid="mention-picker"
+    >
       {props.items.map((path, i) => (
         <div
           key={path}

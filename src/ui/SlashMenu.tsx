@@ -1,5 +1,6 @@
 /** The slash-command menu above the prompt: name, argument hint, what it does, where it comes from. */
 import type { SlashCommandInfo } from '../agent/slash/types.ts';
+import { useActiveRowInView } from './use-active-row.ts';
 import './habits.css';
 
 const SOURCE_LABEL: Record<SlashCommandInfo['source'], string> = {
@@ -14,8 +15,15 @@ export function SlashMenu(props: {
   active: number;
   onPick: (index: number) => void;
 }) {
+  const listRef = useActiveRowInView(props.active);
   return (
-    <div className="completion-menu" role="listbox" aria-label="Commands" data-testid="slash-menu">
+    <div
+      ref={listRef}
+      className="completion-menu"
+      role="listbox"
+      aria-label="Commands"
+      data-testid="slash-menu"
+    >
       {props.items.map((c, i) => (
         <div
           key={`${c.source}:${c.name}`}

@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { completionContext, insertMention } from './prompt-completion.ts';
+import { BUILTIN_COMMANDS } from '../agent/slash/builtins.ts';
+import {
+  commandMenuItems,
+  completionContext,
+  insertMention,
+  MENTION_MENU_ROWS,
+  mentionMenuItems,
+} from './prompt-completion.ts';
 
 describe('prompt completion', () => {
+  it('the slash menu for "/" lists every command (/model and /resume too), the best match first', () => {
+    const all = commandMenuItems('', BUILTIN_COMMANDS).map((c) => c.name);
+    expect(all).toHaveLength(BUILTIN_COMMANDS.length);
+    expect(all).toEqual(expect.arrayContaining(['model', 'permissions', 'resume']));
+    expect(commandMenuItems('mo', BUILTIN_COMMANDS)[0].name).toBe('model');
+    const files = Array.from({ length: 80 }, (_, i) => `src/f${i}.ts`);
+    expect(mentionMenuItems('', files)).toHaveLength(MENTION_MENU_ROWS);
+  });
+
   it('completes a command only while the first word is typed', () => {
     expect(completionContext('/co', 3)).toEqual({ kind: 'command', query: 'co' });
     expect(completionContext('/', 1)).toEqual({ kind: 'command', query: '' });

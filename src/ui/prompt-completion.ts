@@ -3,6 +3,25 @@
  * typed after it yet), a workspace file after an `@`. Pure functions; the hook in
  * use-prompt-completion.ts keeps the lists.
  */
+import type { SlashCommandInfo } from '../agent/slash/types.ts';
+import { fuzzyFilter } from './fuzzy.ts';
+
+/**
+ * Most files the `@` picker lists (a workspace may hold thousands; typing narrows them). The command
+ * menu lists every match: there are a few dozen commands at most, and each must be reachable (the menu
+ * scrolls, the arrow keys go through all of it).
+ */
+export const MENTION_MENU_ROWS = 50;
+
+/** The slash menu's rows for `query`: every command that matches, best first. */
+export function commandMenuItems(query: string, commands: readonly SlashCommandInfo[]): SlashCommandInfo[] {
+  return fuzzyFilter(query, commands, (c) => c.name, commands.length);
+}
+
+/** The `@` picker's rows for `query`: the best MENTION_MENU_ROWS matching files. */
+export function mentionMenuItems(query: string, files: readonly string[]): string[] {
+  return fuzzyFilter(query, files, (f) => f, MENTION_MENU_ROWS);
+}
 
 export type CompletionContext =
   | { kind: 'command'; query: string }

@@ -17,11 +17,8 @@ import {
 import type { SlashCommandInfo } from '../agent/slash/types.ts';
 import type { AgentSession } from '../agent/types.ts';
 import { relativeTo } from '../sandbox/sandbox.ts';
-import { fuzzyFilter } from './fuzzy.ts';
-import { completionContext, insertMention } from './prompt-completion.ts';
+import { commandMenuItems, completionContext, insertMention, mentionMenuItems } from './prompt-completion.ts';
 
-/** Most rows a menu shows. */
-const MENU_ROWS = 8;
 /** The file list is read again after this long (files come and go). */
 const FILES_TTL_MS = 5_000;
 
@@ -104,10 +101,10 @@ export function usePromptCompletion(options: {
   const menu = useMemo((): CompletionMenu | null => {
     if (!context || closedFor === value) return null;
     if (context.kind === 'command') {
-      const items = fuzzyFilter(context.query, commands, (c) => c.name, MENU_ROWS);
+      const items = commandMenuItems(context.query, commands);
       return items.length ? { kind: 'command', items, active: Math.min(active, items.length - 1) } : null;
     }
-    const items = fuzzyFilter(context.query, files?.list ?? [], (f) => f, MENU_ROWS);
+    const items = mentionMenuItems(context.query, files?.list ?? []);
     return items.length ? { kind: 'mention', items, active: Math.min(active, items.length - 1) } : null;
   }, [context, commands, files, active, closedFor, value]);
 
