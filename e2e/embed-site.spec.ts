@@ -70,6 +70,30 @@ function hostRulesInside(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * The header of the playground under `root`: which of its right-hand items (meters, badge, buttons) run
+ * over the logo, and which stick out of the header (cut off).
+ */
+function headerLayout(root: Element): { logoRight: number; overLogo: string[]; cutOff: string[] } {
+  const header = root.querySelector('.app-header') as HTMLElement;
+  const box = header.getBoundingClientRect();
+  const logo = (header.querySelector('.brand-logo') as HTMLElement).getBoundingClientRect();
+  const items = [...header.querySelectorAll<HTMLElement>('.header-right > *')].filter(
+    (el) => el.getBoundingClientRect().width > 0,
+  );
+  const name = (el: HTMLElement) => el.dataset.testid ?? el.className;
+  return {
+    logoRight: Math.round(logo.right),
+    overLogo: items.filter((el) => el.getBoundingClientRect().left < logo.right - 0.5).map(name),
+    cutOff: items
+      .filter(
+        (el) =>
+          el.getBoundingClientRect().right > box.right + 0.5 || el.getBoundingClientRect().left < box.left,
+      )
+      .map(name),
+  };
+}
+
 /** Page errors (uncaught exceptions in the host page or a playground). */
 function pageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -174,6 +198,14 @@ test('index.html: two playgrounds on one page (element and mount()) each play th
   await page.keyboard.press('Control+j');
   await expect(farewell.locator('.side-col')).toBeVisible();
 
+  // The header fits the playground, in a 980 px column and on a phone: no meter over the logo, none cut off.
+  const header = () => farewell.locator('.tabcode-root').evaluate(headerLayout);
+  await expect.poll(header).toMatchObject({ overLogo: [], cutOff: [] });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(farewell.getByTestId('phone-switcher')).toBeVisible();
+  await expect.poll(header).toMatchObject({ overLogo: [], cutOff: [] });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   // The host's element rules stop at the playgrounds: the page's `code { background: #eee }` gave the dark
   // file viewer light boxes with light text. Then a page styling every common element by name.
   const codeBoxes = await sales
@@ -262,6 +294,12 @@ test('iframe.html: the isolated iframe plays the replay to its end, sized by aut
     .toEqual({ fillsFrame: true, fitsContent: true });
   await expect(frame.getByTestId('replay-status')).toHaveAttribute('data-state', 'ok');
   await expect(frame.locator('[data-testid="file-item"][data-path="src/greet.js"]')).toBeVisible();
+  // A phone (390 px): the header's meters, filled in by the replay, neither run over the logo nor get cut off.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(frame.getByTestId('phone-switcher')).toBeVisible();
+  await expect
+    .poll(() => frame.locator('.tabcode-root').evaluate(headerLayout))
+    .toMatchObject({ overLogo: [], cutOff: [] });
   expect(refused).toEqual([]);
   expect(errors).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/embed-site-iframe.png`, fullPage: true });
