@@ -69,6 +69,44 @@ async function noSideScroll(page: Page): Promise<void> {
   expect(m.body).toBeLessThanOrEqual(screen);
 }
 
+/**
+ * What a phone screen clips or hides: controls under `scope` whose text is cut (content wider than the
+ * box) or that reach past the screen, and header items that overlap one another.
+ */
+async function clipped(page: Page, scope: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const out: string[] = [];
+    const name = (el: Element) =>
+      `${(el as HTMLElement).dataset?.testid ?? el.getAttribute('class') ?? el.tagName} "${el.textContent?.trim().slice(0, 24)}"`;
+    for (const root of document.querySelectorAll(sel)) {
+      for (const el of root.querySelectorAll<HTMLElement>(
+        'button, select, input, textarea, .badge, [role="tab"]',
+      )) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        if (r.right > innerWidth + 0.5 || r.left < -0.5) out.push(`${name(el)} reaches past the screen`);
+        const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
+        if (!text && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} cuts its text`);
+      }
+    }
+    const header = document.querySelector('.app-header');
+    const items = header
+      ? [...header.querySelectorAll<HTMLElement>('.brand-logo, .header-right > *')].filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.height > 0;
+        })
+      : [];
+    for (let i = 0; i < items.length; i++)
+      for (let j = i + 1; j < items.length; j++) {
+        const a = items[i].getBoundingClientRect();
+        const b = items[j].getBoundingClientRect();
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5)
+          out.push(`${name(items[i])} overlaps ${name(items[j])}`);
+      }
+    return out;
+  }, scope);
+}
+
 test('390 px: one column at a time with a switcher, no sideways scroll, 44 px targets, a session works', async ({
   page,
 }) => {
@@ -122,7 +160,33 @@ test('390 px: one column at a time with a switcher, no sideways scroll, 44 px ta
   await waitIdle(page);
   await noSideScroll(page);
   expect(await smallTargets(page)).toEqual([]);
+  expect(await clipped(page, '.app-header, .prompt-box')).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-session.png` });
+
+  // A permission prompt and the prompt box while the agent works: nothing cut or off the screen.
+  await page.getByTestId('mode-switch').selectOption('default');
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_phone_write',
+          name: 'Write',
+          input: { file_path: '/home/user/project/notes-from-a-phone.txt', content: 'hi\n' },
+        },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Written.' }] },
+  ]);
+  await sendPrompt(page, 'Write a note');
+  await expect(page.getByTestId('permission-request')).toBeVisible();
+  await expect(page.getByTestId('stop-button')).toBeVisible();
+  expect(await clipped(page, '.app-header, .prompt-box, [data-testid="permission-request"]')).toEqual([]);
+  expect(await smallTargets(page)).toEqual([]);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-permission.png` });
+  await page.getByTestId('permission-allow-once').click();
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Written.');
+  await waitIdle(page);
 });
 
 test('the prompt box measures its height again when the width changes', async ({ page }) => {
