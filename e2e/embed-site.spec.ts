@@ -266,6 +266,8 @@ test('iframe.html: the isolated iframe plays the replay to its end, sized by aut
   const heights = all.filter((m) => m.type === 'tabcode:resize').map((m) => m.height as number);
   expect(heights.length).toBeGreaterThan(0);
   expect(Math.max(...heights)).toBeGreaterThan(heights[0]);
+  // A height is posted only when it changes: applying one does not make the playground ask again.
+  expect(heights.filter((h, i) => i > 0 && h === heights[i - 1])).toEqual([]);
   // The iframe follows the latest height the playground asked for (the last message may still be coming).
   await expect
     .poll(async () => {
