@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
-import { featureDefines } from './src/core/features.ts';
+import { type FeatureName, featureDefines } from './src/core/features.ts';
 import { storageNamespaceDefines } from './src/core/storage-namespace.ts';
 import { pyodideAssets } from './src/runtimes/python/assets-plugin.ts';
 import { fetchProxyPlugin } from './src/tools/web-fetch/fetch-proxy-plugin.ts';
@@ -57,6 +57,28 @@ export function contentSecurityPolicy(options: {
     "form-action 'self'",
     ...(options.frameAncestors ? [`frame-ancestors ${options.frameAncestors}`] : []),
   ].join('; ');
+}
+
+/**
+ * The modules workers start from (`new Worker(new URL(…, import.meta.url))`, `?worker&url`), with the
+ * feature gate a worker is built under. Vite's dependency scan does not follow a worker, so these are
+ * scan entries beside the pages (src/dev-deps.test.ts checks the list against the source).
+ */
+export const WORKER_ENTRIES: readonly { path: string; feature?: FeatureName }[] = [
+  { path: 'src/sandbox/worker/sandbox.worker.ts' },
+  { path: 'src/runtimes/node/worker.ts' },
+  { path: 'src/runtimes/python/worker.ts', feature: 'PYTHON' },
+  // The TypeScript language service: pre-bundling it costs seconds at startup, so only with LSP on.
+  { path: 'src/tools/lsp/lsp-worker.ts', feature: 'LSP' },
+  { path: 'src/tools/grep/match.worker.ts' },
+  { path: 'src/tools/tool-search/semantic-worker.ts' },
+];
+
+/** The dependency scan's entries: the pages, and the workers whose gates are on. */
+export function depScanEntries(features: Record<string, string>): string[] {
+  const on = (w: (typeof WORKER_ENTRIES)[number]) =>
+    !w.feature || features[`__FEATURE_${w.feature}__`] === 'true';
+  return ['index.html', 'embed.html', ...WORKER_ENTRIES.filter(on).map((w) => w.path)];
 }
 
 /** Who may frame embed.html (TABCODE_EMBED_FRAME_ANCESTORS, CSP source list); the stand-alone page: nobody. */
@@ -163,8 +185,11 @@ export default defineConfig(({ mode, command }) => {
         : undefined,
     },
     preview: { headers: ISOLATION_HEADERS },
-    // Lazily imported packages are pre-bundled at startup, so the first visit does not reload the page.
-    optimizeDeps: { include: ['just-bash/browser'] },
+    // Every package the page or a worker may import is pre-bundled at startup: a package found later (the
+    // first `node`, npm install, python3, ToolSearch's semantic stage) makes `vite dev` reload the page,
+    // losing the draft, the output and a key held in memory. The scan starts from the pages and from
+    // each worker's entry (it does not follow `new Worker(new URL(…))`).
+    optimizeDeps: { entries: depScanEntries(features), include: ['just-bash/browser'] },
     build: {
       target: 'es2022',
       sourcemap: false,
