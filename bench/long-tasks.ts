@@ -11,14 +11,12 @@
  * - on a bench page (bench/long-tasks-page): the round trip of one file operation through the worker vs
  *   on the page's thread, and the longest task while one heavy command runs on each.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium, type Page } from '@playwright/test';
-import { build, preview } from 'vite';
+import type { Browser, Page } from '@playwright/test';
 import { type MockApi, startMockApi } from '../e2e/mock-api/server.ts';
 import type { TurnSpec } from '../e2e/mock-api/types.ts';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { buildAndPreview, launchChromium } from './preview-build.ts';
 import { median, ms, ratio, table } from './stats.ts';
 import type { BenchContext } from './types.ts';
 
@@ -308,44 +306,16 @@ async function roundTrips(browser: Browser, base: string): Promise<string[]> {
 }
 
 export async function run(ctx: BenchContext): Promise<string[]> {
-  const work = mkdtempSync(join(tmpdir(), 'tabcode-bench-long-tasks-'));
-  const outDir = join(work, 'dist');
-  // The runner's Vite dev server set NODE_ENV=development; the build must be React's production one.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      root: ctx.root,
-      configFile: resolve(ctx.root, 'vite.config.ts'),
-      logLevel: 'error',
-      build: {
-        outDir,
-        emptyOutDir: true,
-        rolldownOptions: {
-          input: {
-            main: resolve(ctx.root, 'index.html'),
-            page: resolve(ctx.root, 'bench/long-tasks-page/index.html'),
-          },
-        },
-      },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-  const server = await preview({
-    root: ctx.root,
-    configFile: resolve(ctx.root, 'vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir },
-    preview: { port: PORT, strictPort: true },
+  const app = await buildAndPreview(ctx.root, PORT, {
+    main: resolve(ctx.root, 'index.html'),
+    page: resolve(ctx.root, 'bench/long-tasks-page/index.html'),
   });
-  const base = `http://localhost:${PORT}`;
-  const api = await startMockApi();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const base = app.base;
+  let api: MockApi | undefined;
+  let browser: Browser | undefined;
   try {
+    api = await startMockApi();
+    browser = await launchChromium();
     const runs: Record<'worker' | 'main', Session[]> = { worker: [], main: [] };
     for (let i = 0; i < RUNS; i++) {
       for (const thread of ['worker', 'main'] as const)
@@ -379,9 +349,8 @@ export async function run(ctx: BenchContext): Promise<string[]> {
       ...(await roundTrips(browser, base)),
     ];
   } finally {
-    await browser.close();
-    await api.close();
-    await new Promise<void>((r) => server.httpServer.close(() => r()));
-    rmSync(work, { recursive: true, force: true });
+    await browser?.close();
+    await api?.close();
+    await app.close();
   }
 }
