@@ -84,6 +84,9 @@ test('prompts: allow once, allow always (adds the rule shown), deny with feedbac
   // 2. Allow always: the prompt shows the rule it adds; the next mkdir runs without asking.
   const mkdir = prompt(page, 'toolu_mkdir');
   await expect(mkdir.getByTestId('permission-rule')).toHaveText('Bash(mkdir:*)');
+  // The command as it was written, in a <code> element: no markdown backticks in the text.
+  await expect(mkdir.getByTestId('permission-message').locator('code')).toHaveText('mkdir -p build');
+  await expect(mkdir.getByTestId('permission-message')).not.toContainText('`');
   await mkdir.getByTestId('permission-allow-always').click();
   await expect(toolCard(page, 'toolu_mkdir')).toHaveAttribute('data-status', 'done');
   await expect(toolCard(page, 'toolu_mkdir2')).toHaveAttribute('data-status', 'done');
