@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell commands, not templates
 import { describe, expect, it } from 'vitest';
-import { analyzeShell as analyzeShellCommand } from './analyze.ts';
+import { analyzeShell as analyzeShellCommand, MAX_ANALYZED_CHARS, MAX_ANALYZED_NESTING } from './analyze.ts';
 
 /** The programs a line runs, in the order the analysis lists them (nested scripts before their host). */
 async function programs(command: string): Promise<string[]> {
@@ -54,6 +54,27 @@ describe('splitting a command line into what it runs', () => {
       ).toBe(true);
       expect(m.readOnly).toBe(false);
     }
+  });
+
+  it('a line too long or nested too deeply is not parsed at all (a hostile input cannot hold the page)', async () => {
+    const deep = `${'$('.repeat(MAX_ANALYZED_NESTING + 1)}echo x${')'.repeat(MAX_ANALYZED_NESTING + 1)}`;
+    const long = Array.from({ length: 6_000 }, (_, i) => `echo ${i}`).join(' && ');
+    expect(long.length).toBeGreaterThan(MAX_ANALYZED_CHARS);
+    for (const [command, why] of [
+      [deep, /nests brackets too deeply/],
+      [`${'{ '.repeat(300)}true${'; }'.repeat(300)}`, /nests brackets too deeply/],
+      [long, /too long to analyse/],
+    ] as const) {
+      const m = await analyzeShellCommand(command);
+      expect(m).toMatchObject({ parsed: false, readOnly: false, destructive: true, parserRuns: 0 });
+      expect(m.parseError).toMatch(why);
+    }
+    // At the limits, still analysed.
+    const nested = `${'$('.repeat(20)}echo x${')'.repeat(20)}`;
+    expect((await analyzeShellCommand(nested)).parserRuns).toBeGreaterThan(0);
+    const heredoc = `cat > notes.txt <<'EOF'\n${'a line of notes (with brackets) {x}\n'.repeat(1_000)}EOF`;
+    expect(heredoc.length).toBeLessThan(MAX_ANALYZED_CHARS);
+    expect((await analyzeShellCommand(heredoc)).parsed).toBe(true);
   });
 
   it('what the parser refuses is unparseable (the engine asks)', async () => {

@@ -21,9 +21,39 @@ function unparsed(command: string, reason: string, parserRuns: number): ShellAna
   };
 }
 
+/**
+ * Longest command line analysed. Parsing runs on the page's thread at ~2-3 µs a character for a long
+ * chain of commands; a longer line is not parsed and counts as one that may run or write anything (it
+ * asks, where asking applies).
+ */
+export const MAX_ANALYZED_CHARS = 50_000;
+/**
+ * Deepest nesting of `(` and `{` analysed (counted in the raw text, quotes too: only ever too many).
+ * Nested substitutions cost the parser ~0.1 ms a level: 20,000 levels held the page for seconds.
+ */
+export const MAX_ANALYZED_NESTING = 256;
+
+/** Why `command` is not parsed at all (its size or nesting), or null. Linear. */
+function tooBig(command: string): string | null {
+  if (command.length > MAX_ANALYZED_CHARS)
+    return `the command is too long to analyse (${command.length} characters; the limit is ${MAX_ANALYZED_CHARS})`;
+  let depth = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command.charCodeAt(i);
+    if (c === 40 || c === 123) {
+      depth++;
+      if (depth > MAX_ANALYZED_NESTING)
+        return `the command nests brackets too deeply to analyse (more than ${MAX_ANALYZED_NESTING} levels)`;
+    } else if ((c === 41 || c === 125) && depth > 0) depth--;
+  }
+  return null;
+}
+
 /** Analyses `command` with a loaded parser. Never throws: what cannot be analysed is `parsed: false`. */
 export function analyzeWith(parse: ShellParser, command: string): ShellAnalysis {
   if (typeof command !== 'string') return unparsed(String(command), 'the command is not text', 0);
+  const big = tooBig(command);
+  if (big) return unparsed(command, big, 0);
   const walker = new Walker(parse);
   try {
     walker.text(command, { cdTrail: [] }, -1);
