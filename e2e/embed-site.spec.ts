@@ -208,9 +208,11 @@ test('index.html: two playgrounds on one page (element and mount()) each play th
 
   // The host's element rules stop at the playgrounds: the page's `code { background: #eee }` gave the dark
   // file viewer light boxes with light text. Then a page styling every common element by name.
-  const codeBoxes = await sales
-    .locator('[data-testid="file-content"] code')
-    .evaluateAll((els) => els.map((e) => getComputedStyle(e).backgroundColor));
+  const codeInViewer = sales.locator('[data-testid="file-content"] code');
+  await expect(codeInViewer.first()).toBeAttached();
+  const codeBoxes = await codeInViewer.evaluateAll((els) =>
+    els.map((e) => getComputedStyle(e).backgroundColor),
+  );
   expect(codeBoxes.length).toBeGreaterThan(0);
   expect(codeBoxes.filter((b) => b === 'rgb(238, 238, 238)')).toEqual([]);
   await page.addStyleTag({ content: HOST_ELEMENT_RULES });

@@ -15,7 +15,7 @@ import {
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { announcedDeferredTools } from '../src/core/deferred-tools.ts';
 import { XSS_PAYLOADS, XSS_VECTORS } from './fixtures/xss-payloads.ts';
 import { type McpHttpHost, startMcpHttpHost } from './mcp/http-host.ts';
@@ -84,6 +84,15 @@ async function findings(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Opens every folded output in `scope` (a folded view renders its first 40 lines only), so the whole
+ * corpus is in the DOM for the checks.
+ */
+async function unfold(scope: Locator): Promise<void> {
+  const toggles = scope.getByTestId('fold-toggle').filter({ hasText: /^Show all/ });
+  while ((await toggles.count()) > 0) await toggles.first().click();
+}
+
 async function expectClean(page: Page, surface: string): Promise<void> {
   expect(await findings(page), surface).toEqual([]);
 }
@@ -122,7 +131,8 @@ test('transcript, tool cards, file tree, terminal and session name render the co
   await waitIdle(page);
   for (const id of ['toolu_write', 'toolu_cat', 'toolu_touch'])
     await expect(toolCard(page, id)).toHaveAttribute('data-status', 'done');
-  // The payloads arrived as text: the Bash card shows the corpus it printed.
+  // The payloads arrived as text: the Bash card shows the corpus it printed (all of it, unfolded).
+  for (const id of ['toolu_write', 'toolu_cat', 'toolu_touch']) await unfold(toolCard(page, id));
   await expect(toolCard(page, 'toolu_cat')).toContainText('<img src=x onerror=window.__xss=1>');
   await expectClean(page, 'assistant markdown, prompt, Write and Bash cards');
 
@@ -248,6 +258,7 @@ test("an MCP tool's description and result render as text", async ({ page }) => 
   await sendPrompt(page, 'Use the MCP tool.');
   await allowIfAsked(page, 'toolu_mcp');
   await expect(toolCard(page, 'toolu_mcp')).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+  await unfold(toolCard(page, 'toolu_mcp'));
   await expect(toolCard(page, 'toolu_mcp')).toContainText('onerror=window.__xss=1');
   await waitIdle(page);
   await expectClean(page, 'MCP result');

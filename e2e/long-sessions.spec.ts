@@ -131,6 +131,7 @@ test('the context meter warns from 80 % of the window (auto-compaction off: noth
   await page.getByTestId('settings-button').click();
   await page.getByTestId('auto-compact-select').selectOption('off');
   await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
 
   /** The context the last request measured, as the meter computes it (input, cache, output). */
   const measured = () => {

@@ -49,6 +49,8 @@ export async function connect(page: Page, api: MockApi, apiKey = 'test'): Promis
 /** Types a prompt and sends it with Enter. */
 export async function sendPrompt(page: Page, text: string): Promise<void> {
   const input = page.getByTestId('prompt-input');
+  // Enter sends only once the session is ready (a settings change re-opens it): the text stays otherwise.
+  await expect(input).toHaveAttribute('data-ready', 'true');
   await input.fill(text);
   await input.press('Enter');
   await expect(input).toHaveValue('');
