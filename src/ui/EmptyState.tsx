@@ -147,19 +147,7 @@ function StandaloneEmptyState({ onPick, connected, onOpenSettings, onOpenFile }:
           </span>
           <div>
             <strong>Ask for something.</strong> Pick an example to put it in the prompt box, then press Enter.
-            <div className="examples">
-              {EXAMPLE_PROMPTS.map((prompt) => (
-                <button
-                  key={prompt}
-                  type="button"
-                  className="example"
-                  data-testid="example-prompt"
-                  onClick={() => onPick(prompt)}
-                >
-                  {prompt}
-                </button>
-              ))}
-            </div>
+            <ExamplePrompts prompts={EXAMPLE_PROMPTS} onPick={onPick} />
           </div>
         </li>
       </ol>
@@ -295,16 +283,7 @@ function EmbedEmptyState({
             </span>
             <div>
               <strong>Ask for something</strong> in the box below, then press Enter. For example:
-              <div className="examples">
-                <button
-                  type="button"
-                  className="example"
-                  data-testid="example-prompt"
-                  onClick={() => onPick(EMBED_EXAMPLE_PROMPT)}
-                >
-                  {EMBED_EXAMPLE_PROMPT}
-                </button>
-              </div>
+              <ExamplePrompts prompts={[EMBED_EXAMPLE_PROMPT]} onPick={onPick} />
             </div>
           </li>
         )}
@@ -319,6 +298,31 @@ function EmbedEmptyState({
       <p className="muted empty-foot">
         Nothing here is saved: reloading the page starts the playground over.
       </p>
+    </div>
+  );
+}
+
+/** Example prompts as buttons: a click puts the prompt in the prompt box. */
+function ExamplePrompts({
+  prompts,
+  onPick,
+}: {
+  prompts: readonly string[];
+  onPick: (prompt: string) => void;
+}) {
+  return (
+    <div className="examples">
+      {prompts.map((prompt) => (
+        <button
+          key={prompt}
+          type="button"
+          className="example"
+          data-testid="example-prompt"
+          onClick={() => onPick(prompt)}
+        >
+          {prompt}
+        </button>
+      ))}
     </div>
   );
 }
