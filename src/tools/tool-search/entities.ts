@@ -31,8 +31,8 @@ const FILE_NAME =
 const OUTPUT_VERB = /\b(?:save|saved|saves|saving|write|writes|writing|store|stores|export|exports|draft)\b/i;
 const URL = /\bhttps?:\/\/\S+|\bwww\.[\w-]+\.\S+/i;
 
-/** What a file's extension says it is, in the words tools use for it. */
-const FILE_KINDS: Readonly<Record<string, string>> = {
+/** What a file's extension says it is, in the words tools use for it (the benchmark's `entities` experiment reads it too). */
+export const FILE_KINDS: Readonly<Record<string, string>> = {
   md: 'markdown',
   xlsx: 'excel spreadsheet',
   xls: 'excel spreadsheet',
