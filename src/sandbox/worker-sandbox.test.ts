@@ -159,6 +159,44 @@ describe('the sandbox in a real worker thread', () => {
     expect(after.stdout).toBe('written ✓\none\nmore\nmove me\ndeep\n0\n');
   }, 60_000);
 
+  it('Esc after a command has blocked the worker for a while: ended at once, files kept', async () => {
+    const controller = new AbortController();
+    let armed: () => void = () => {};
+    const seen = new Promise<void>((r) => {
+      armed = r;
+    });
+    const run = sb.exec("echo long > long.txt; echo armed; echo x | sed ':a;s/x/x/;ta'", {
+      signal: controller.signal,
+      onOutput: (text) => {
+        if (text.includes('armed')) armed();
+      },
+    });
+    await seen;
+    // Long enough for several unanswered heartbeats: the stop finds the worker already silent.
+    await new Promise((r) => setTimeout(r, 400));
+    controller.abort();
+    const r = await run;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toContain('kept the sandbox busy');
+    expect(await sb.readFile('/home/user/project/long.txt')).toBe('long\n');
+    expect((await sb.exec('cat long.txt')).stdout).toBe('long\n');
+  }, 60_000);
+
+  it('Esc during a command that yields (sleep) stops it without a restart', async () => {
+    const controller = new AbortController();
+    const run = sb.exec('echo started; sleep 30; echo never', {
+      signal: controller.signal,
+      onOutput: (text) => {
+        // Past several heartbeats, all answered: the worker is not blocked.
+        if (text.includes('started')) setTimeout(() => controller.abort(), 400);
+      },
+    });
+    const r = await run;
+    expect(r.stdout).toBe('started\n');
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).not.toContain('restarted');
+  }, 60_000);
+
   it('a command that blocks the worker past its timeout ends with exit 124', async () => {
     const r = await sb.exec("rm w.txt; echo x | sed ':a;s/x/x/;ta'", { timeoutMs: 300 });
     expect(r.exitCode).toBe(124);

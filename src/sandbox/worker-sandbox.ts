@@ -63,6 +63,12 @@ export const ABORT_GRACE_MS = 1_000;
 export const HANG_PROBE_MS = 100;
 /** Between two pings while a stopped command winds down. */
 const PROBE_GAP_MS = 50;
+/**
+ * While a command runs, the page pings the worker this often, so that a stop knows at once whether the
+ * worker has already been silent for HANG_PROBE_MS (a runaway that has blocked it for a while is ended
+ * without waiting for a new probe).
+ */
+const HEARTBEAT_MS = 50;
 /** The page's own timeout comes this much after the worker's (which normally answers first). */
 const TIMEOUT_MARGIN_MS = 250;
 /** How long the worker may take to start. */
@@ -120,12 +126,18 @@ class WorkerSandbox implements Sandbox {
   private restarting = false;
   /** Pings in flight: their number → what to do when the pong comes. */
   private readonly pongs = new Map<number, () => void>();
+  /** The heartbeat's timer while commands run. */
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** When the heartbeat ping still unanswered was sent (undefined: none is waiting). */
+  private silentSince: number | undefined;
 
   constructor(private readonly options: WorkerSandboxOptions) {}
 
   /** Starts a worker with `files` and `sessions`; resolves once it is ready. */
   async start(files: Record<string, string | Uint8Array>, sessions: SessionState[]): Promise<void> {
     const generation = ++this.generation;
+    this.silentSince = undefined;
+    this.pongs.clear();
     const worker = (this.options.createWorker ?? defaultSandboxWorker)();
     this.worker = worker;
     const ready = new Promise<void>((resolve, reject) => {
@@ -323,6 +335,7 @@ class WorkerSandbox implements Sandbox {
         session: options.session,
       };
       this.pending.set(id, entry);
+      this.startHeartbeat();
       let stopping = false;
       // The stop request; a worker that is blocked or ignores it is ended (see watchStop).
       const stop = (timedOut: boolean) => {
@@ -372,8 +385,14 @@ class WorkerSandbox implements Sandbox {
   private async watchStop(id: number, generation: number): Promise<void> {
     const deadline = Date.now() + ABORT_GRACE_MS;
     const running = () => this.pending.has(id) && generation === this.generation && !this.disposed;
+    // A pong that came while the page was busy is handled first; then a worker already silent for
+    // HANG_PROBE_MS is blocked now, and one silent for less is given the rest of that time.
+    await new Promise((r) => setTimeout(r, 0));
+    let probe = HANG_PROBE_MS;
+    if (this.silentSince !== undefined) probe = Math.max(0, HANG_PROBE_MS - (Date.now() - this.silentSince));
     while (running()) {
-      const answered = await this.ping(HANG_PROBE_MS);
+      const answered = probe === 0 ? false : await this.ping(probe);
+      probe = HANG_PROBE_MS;
       if (!running()) return;
       if (!answered || Date.now() >= deadline) {
         void this.endHungCommand(id, answered ? 'ignored' : 'blocked');
@@ -381,6 +400,30 @@ class WorkerSandbox implements Sandbox {
       }
       await new Promise((r) => setTimeout(r, PROBE_GAP_MS));
     }
+  }
+
+  /**
+   * Pings the worker every HEARTBEAT_MS while commands run (one ping waiting at a time), keeping
+   * `silentSince`; stops by itself once nothing is pending.
+   */
+  private startHeartbeat(): void {
+    if (this.heartbeat !== undefined) return;
+    this.heartbeat = setInterval(() => {
+      if (this.pending.size === 0 || this.disposed) {
+        clearInterval(this.heartbeat);
+        this.heartbeat = undefined;
+        this.silentSince = undefined;
+        return;
+      }
+      if (this.silentSince !== undefined || this.restarting) return;
+      const n = ++this.pingSeq;
+      const generation = this.generation;
+      this.silentSince = Date.now();
+      this.pongs.set(n, () => {
+        if (generation === this.generation) this.silentSince = undefined;
+      });
+      this.worker?.postMessage({ type: 'ping', n });
+    }, HEARTBEAT_MS);
   }
 
   /** True when the worker answers within `withinMs`. Never rejects. */
@@ -510,6 +553,7 @@ class WorkerSandbox implements Sandbox {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    clearInterval(this.heartbeat);
     this.worker?.postMessage({ type: 'dispose' });
     // Give it a moment to stop its processes, then end it.
     await new Promise((r) => setTimeout(r, 50));
