@@ -40,8 +40,13 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
     case 'none':
       return [];
     case 'read':
-      if (name === 'uniq' && ops.length >= 2) {
-        return [use(ops[0], 'read', true), ...ops.slice(1).map((w) => use(w, 'write', true))];
+      // `uniq IN OUT` writes OUT, and IN may be `-` (standard input): count operands before dropping it.
+      if (name === 'uniq' && a.operands.length >= 2) {
+        const [input, ...outputs] = a.operands;
+        return [
+          ...(ops[0] === input ? [use(input, 'read', true)] : []),
+          ...outputs.map((w) => use(w, 'write', true)),
+        ];
       }
       return ops.map((w) => use(w, 'read', true, recursive));
     case 'write':

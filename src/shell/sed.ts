@@ -163,9 +163,11 @@ export function readSedScript(s: string): SedScript {
       case 't':
       case 'T':
       case 'v': {
-        // A label runs to the next `;` or newline.
-        while (i < s.length && s[i] !== ';' && s[i] !== '\n') i++;
-        break;
+        // A label (or v's version) ends at a blank, `;`, `}` or a newline, and what follows is the next
+        // command: GNU sed and just-bash both run the `w` of `:x w FILE` (`bx w FILE` too).
+        skipBlank();
+        while (i < s.length && !/[\s;}]/.test(s[i])) i++;
+        continue;
       }
       case 'a':
       case 'i':

@@ -122,12 +122,41 @@ const XARGS_SPEC: OptionSpec = {
   files: { '-a': 'read', '--arg-file': 'read' },
 };
 
-const ENV_SPEC: OptionSpec = { short: 'uCS', long: ['--unset', '--chdir', '--split-string'] };
+/**
+ * GNU env's long options, in the order an abbreviation is read as (getopt_long takes any unambiguous
+ * prefix; an ambiguous one is read as the first, the most dangerous, so `--s` counts as --split-string).
+ */
+const ENV_LONG: Record<string, 'S' | 'C' | 'u' | 'a' | 'i' | 'flag' | 'optional'> = {
+  '--split-string': 'S',
+  '--chdir': 'C',
+  '--unset': 'u',
+  '--argv0': 'a',
+  '--ignore-environment': 'i',
+  '--null': 'flag',
+  '--debug': 'flag',
+  '--list-signal-handling': 'flag',
+  '--block-signal': 'optional',
+  '--default-signal': 'optional',
+  '--ignore-signal': 'optional',
+};
+
+/** env's short options that take a value (glued, `-uNAME`, or the next word). */
+const ENV_VALUED = 'SCua';
 
 const isAssignmentWord = (w: ShellWord): boolean => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text);
 
-/** Unwraps one `env` call; returns the index of the command and what env does. */
+/**
+ * Unwraps one `env` call the way GNU env's getopt reads it: clusters (`-iS 'text'`, `-vS'text'`), values
+ * glued or in the next word, abbreviated long options (`--split-s=text`, `--ch=dir`). Returns the index
+ * of the command and records what env does. A run-time word where an option could be is taken as the
+ * program (only known at run time).
+ */
 function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
+  const apply = (letter: string, value: ShellWord | undefined) => {
+    if (letter === 'S') out.splitString = value ?? DYNAMIC;
+    else if (letter === 'C') out.chdir = value ?? DYNAMIC;
+    else out.changesEnvironment = true;
+  };
   let i = 1;
   while (i < words.length) {
     const w = words[i];
@@ -137,18 +166,25 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
       i++;
       break;
     }
-    if (t === '-' || t === '-i' || t === '--ignore-environment') out.changesEnvironment = true;
-    else if (t === '-C' || t === '--chdir') out.chdir = words[++i];
-    else if (t.startsWith('--chdir=')) out.chdir = { ...w, text: t.slice('--chdir='.length) };
-    else if (t.startsWith('-C') && t.length > 2) out.chdir = { ...w, text: t.slice(2) };
-    else if (t === '-S' || t === '--split-string') out.splitString = words[++i];
-    else if (t.startsWith('--split-string=')) out.splitString = { ...w, text: t.slice(15) };
-    else if (t.startsWith('-S') && t.length > 2) out.splitString = { ...w, text: t.slice(2) };
-    else if (t.startsWith('-')) {
-      const next = skipOptions(words, i, ENV_SPEC);
-      if (next > i + 1) out.changesEnvironment = true;
-      i = next;
-      continue;
+    if (t === '-') out.changesEnvironment = true;
+    else if (t.startsWith('--')) {
+      const eq = t.indexOf('=');
+      const given = eq < 0 ? t : t.slice(0, eq);
+      const name = Object.keys(ENV_LONG).find((k) => k.startsWith(given));
+      const kind = name ? ENV_LONG[name] : 'flag';
+      if (kind === 'S' || kind === 'C' || kind === 'u' || kind === 'a') {
+        const value = eq >= 0 ? { ...w, text: t.slice(eq + 1) } : words[++i];
+        apply(kind, value);
+      } else if (kind === 'i' || kind === 'optional') out.changesEnvironment = true;
+    } else if (t.startsWith('-')) {
+      for (let j = 1; j < t.length; j++) {
+        const letter = t[j];
+        if (ENV_VALUED.includes(letter)) {
+          apply(letter, j < t.length - 1 ? { ...w, text: t.slice(j + 1) } : words[++i]);
+          break;
+        }
+        if (letter === 'i') out.changesEnvironment = true;
+      }
     } else if (isAssignmentWord(w)) out.changesEnvironment = true;
     else break;
     i++;

@@ -1,0 +1,19 @@
+/**
+ * Bypass corpus, run for real: a later red-team round (env option spellings, sed labels, uniq's
+ * output operand). See cases-fresh.ts and harness.ts.
+ */
+import { describe, it } from 'vitest';
+import { ENV_SPELLINGS, OPERAND_WRITES, SED_LABELS } from './cases-fresh.ts';
+import { runCase } from './harness.ts';
+
+describe('bypass corpus: env options read as getopt reads them', () => {
+  it.each(ENV_SPELLINGS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: sed commands after a label', () => {
+  it.each(SED_LABELS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: operands that are written', () => {
+  it.each(OPERAND_WRITES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
