@@ -193,19 +193,27 @@ for (let session = 0; session < INSTANTS / STEPS_PER_SESSION; session++) {
       await loaded;
       await waitRestored(page);
       const where = `step ${i}, reload ${instant} ms after sending`;
-
-      // The results of the cards finished before the previous reload reached the model as they were.
-      const sent = api.requests[firstRequest];
-      expect(sent?.status, where).toBe(200);
-      for (const id of owed) {
-        const result = sent && toolResultFor(sent, id);
-        expect(result, `${where}: ${id} answered`).toBeDefined();
-        expect(resultText(result ?? {}), `${where}: ${id} kept its real result`).not.toMatch(
-          /Tool result missing/,
-        );
-      }
-
       const back = await readPage(page, false);
+
+      // The prompt is kept once: in the transcript, or back in the prompt box when the reload came before
+      // its turn was saved (a busy machine: the request may not even have gone out).
+      const prompt = `Step ${i}`;
+      const boxed = (await page.getByTestId('prompt-input').inputValue()) === prompt;
+      expect(back.users.includes(prompt) !== boxed, `${where}: "${prompt}" kept once`).toBe(true);
+
+      // The results of the cards finished before the previous reload reached the model as they were
+      // (checked with the next request that went out).
+      const sent = api.requests[firstRequest];
+      if (sent) {
+        expect(sent.status, where).toBe(200);
+        for (const id of owed) {
+          const result = toolResultFor(sent, id);
+          expect(result, `${where}: ${id} answered`).toBeDefined();
+          expect(resultText(result ?? {}), `${where}: ${id} kept its real result`).not.toMatch(
+            /Tool result missing/,
+          );
+        }
+      }
       // Every prompt shown is back, in order.
       expect(back.users.slice(0, shown.users.length), where).toEqual(shown.users);
       // Every finished card is still finished; none is left pending or running.
@@ -235,6 +243,7 @@ for (let session = 0; session < INSTANTS / STEPS_PER_SESSION; session++) {
         await expect(page.locator(`[data-testid="file-item"][data-path="steps/f${n}.txt"]`)).toHaveCount(1);
       }
       if (shown.users.length === 0 && i % STEPS_PER_SESSION === 1) lost++;
+      // Every finished card: those of a step whose request never went out are checked with the next one.
       owed = back.cards.filter((c) => c.status === 'done').map((c) => c.id);
     }
     // Every request the page sent after a reload was valid (the mock rejects unpaired tool results).
@@ -244,6 +253,58 @@ for (let session = 0; session < INSTANTS / STEPS_PER_SESSION; session++) {
       .annotations.push({ type: 'seed', description: `${SEED}; first-turn prompts not yet shown: ${lost}` });
   });
 }
+
+test('typed prompts survive: a reload in the task after Enter keeps the prompt once (in the transcript or back in the box); prompts queued while the session starts are all sent', async ({
+  page,
+}) => {
+  await openApp(page);
+  await connectRemembering(page, api);
+  const input = page.getByTestId('prompt-input');
+  // The reload comes before the turn is saved (most times: the box), or just after (the transcript).
+  for (let n = 1; n <= 3; n++) {
+    const prompt = `Cut off ${n}`;
+    api.script([{ content: [{ type: 'text', text: `Reply ${n}` }] }]);
+    await expect(input).toHaveAttribute('data-ready', 'true');
+    await input.fill(prompt);
+    await page.evaluate(() =>
+      window.addEventListener('keydown', () => setTimeout(() => location.reload(), 0), { once: true }),
+    );
+    const loaded = page.waitForEvent('load');
+    await input.press('Enter');
+    await loaded;
+    await waitRestored(page);
+    const users = await page.getByTestId('user-message').allTextContents();
+    const boxed = (await input.inputValue()) === prompt;
+    expect(users.includes(prompt) !== boxed, `"${prompt}" kept once (${users.join(' | ')})`).toBe(true);
+    await input.fill('');
+  }
+
+  // Two prompts typed before the session is up (its sandbox worker held back): both queued, both sent.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/sandbox\.worker-[^/]*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  api.script([
+    { content: [{ type: 'text', text: 'First queued reply.' }] },
+    { content: [{ type: 'text', text: 'Second queued reply.' }] },
+  ]);
+  await page.reload();
+  await expect(input).toHaveAttribute('data-ready', 'false');
+  for (const text of ['Queued first', 'Queued second']) {
+    await input.fill(text);
+    await input.press('Enter');
+  }
+  await expect(page.getByTestId('queued-prompt')).toHaveCount(2);
+  release();
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Second queued reply.');
+  await expect(page.getByTestId('user-message').last()).toHaveText('Queued second');
+  await expect(page.getByTestId('queued-prompt')).toHaveCount(0);
+  await waitIdle(page);
+});
 
 test('two tabs on one session: the second says so, saves nothing, and opens it once the first closes', async ({
   page,

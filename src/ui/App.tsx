@@ -36,6 +36,7 @@ import { useMediaQuery } from './use-media-query.ts';
 import { useOnline } from './use-online.ts';
 import { usePreviewUrl } from './use-preview.ts';
 import { useToolPromptSlot } from './use-tool-prompts.tsx';
+import { initialPromptText, UNSENT_SEPARATOR, useUnsentPrompts } from './use-unsent-prompts.ts';
 import { type CreateSession, useWorkbench, type WorkbenchDeps } from './use-workbench.ts';
 
 export type { CreateSession } from './use-workbench.ts';
@@ -88,7 +89,8 @@ const VIRTUALIZE =
 export function App({ createSession, initialSettings, stores, keyless, onAgent, embed }: AppProps) {
   const wb = useWorkbench({ createSession, initialSettings, ...stores });
   const { agent, view, prefs, settings } = wb;
-  const [prompt, setPrompt] = useState(embed?.prompt ?? '');
+  // What was typed but not saved in the session before a reload comes back into the box.
+  const [prompt, setPrompt] = useState(() => initialPromptText(embed?.prompt ?? ''));
   const [queue, setQueue] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -106,6 +108,16 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
   const previewUrl = usePreviewUrl(agent?.sandbox ?? null);
   const items = view?.transcript.items ?? EMPTY_ITEMS;
   const running = Boolean(view?.transcript.running) || sending;
+  const shownPrompts = useMemo(() => items.filter((i) => i.kind === 'user').length, [items]);
+  const unsent = useUnsentPrompts({
+    prompt,
+    setPrompt,
+    queue,
+    sessionId: view?.id,
+    shownPrompts,
+    shownRunning: Boolean(view?.transcript.running),
+    sending,
+  });
   const connected = Boolean(settings.apiKey) || usesDevProxy(settings) || Boolean(keyless);
 
   // Theme: follow the system unless the user picked one.
@@ -134,12 +146,20 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     if (!agent || running || queue.length === 0) return;
     const [next, ...rest] = queue;
     setQueue(rest);
-    if (!pageCommand.current(next)) sendText(next);
+    sendQueued(next);
   }, [agent]);
 
-  // A new session starts with an empty queue.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset per session
-  useEffect(() => setQueue([]), [wb.model]);
+  // Another session: what was queued for the one before goes back into the prompt box (never dropped).
+  // The first session to open keeps the prompts queued while it started: the effect above sends them.
+  const queueOwner = useRef(wb.model);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the open session changes
+  useEffect(() => {
+    const before = queueOwner.current;
+    queueOwner.current = wb.model;
+    if (!before || before === wb.model || queue.length === 0) return;
+    setPrompt((p) => [...queue, p].filter((s) => s.trim()).join(UNSENT_SEPARATOR));
+    setQueue([]);
+  }, [wb.model]);
 
   const sendText = useCallback(
     (text: string) => {
@@ -150,11 +170,18 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
         return false;
       }
       setSending(true);
+      unsent.sent(text);
       void agent.send(text).finally(() => setSending(false));
       return true;
     },
-    [agent, wb.model, keyless],
+    [agent, wb.model, keyless, unsent.sent],
   );
+
+  /** A queued prompt goes out; one that cannot (no key yet) goes back into the prompt box. */
+  const sendQueued = (text: string) => {
+    if (pageCommand.current(text)) return;
+    if (sendText(text) !== true) setPrompt((p) => [text, p].filter((s) => s.trim()).join(UNSENT_SEPARATOR));
+  };
 
   const send = () => {
     const text = prompt.trim();
@@ -188,13 +215,13 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     const last = items[items.length - 1];
     const stopped = last?.kind === 'error' || (last?.kind === 'notice' && last.notice === 'interrupted');
     if (stopped) {
-      setPrompt((p) => [...queue, p].filter((s) => s.trim()).join('\n\n'));
+      setPrompt((p) => [...queue, p].filter((s) => s.trim()).join(UNSENT_SEPARATOR));
       setQueue([]);
       return;
     }
     const [next, ...rest] = queue;
     setQueue(rest);
-    if (!pageCommand.current(next)) sendText(next);
+    sendQueued(next);
   }, [running]);
 
   const interrupt = useCallback(() => {
