@@ -71,6 +71,7 @@ export const WORKER_ENTRIES: readonly { path: string; feature?: FeatureName }[] 
   // The TypeScript language service: pre-bundling it costs seconds at startup, so only with LSP on.
   { path: 'src/tools/lsp/lsp-worker.ts', feature: 'LSP' },
   { path: 'src/tools/grep/match.worker.ts' },
+  { path: 'src/shell/analysis.worker.ts' },
   { path: 'src/tools/tool-search/semantic-worker.ts' },
 ];
 

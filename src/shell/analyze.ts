@@ -7,7 +7,8 @@ import { loadShellParser, type ShellParser } from './parser.ts';
 import type { ShellAnalysis } from './types.ts';
 import { UnknownSyntax, Unparseable, Walker } from './walker.ts';
 
-function unparsed(command: string, reason: string, parserRuns: number): ShellAnalysis {
+/** The analysis of a command that could not be analysed (`reason`): fails closed (not read-only, destructive). */
+export function unparsed(command: string, reason: string, parserRuns: number): ShellAnalysis {
   return {
     command,
     parsed: false,

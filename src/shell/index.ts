@@ -2,6 +2,7 @@
  * The one shell module: parsing and analysis of command lines on just-bash's parser (a leaf: it imports
  * nothing of core, tools, sandbox or ui). Used by the Bash tool and the permission engine.
  */
+export { analyzeShellOffPage } from './analysis-host.ts';
 export { analyzeShell, analyzeWith } from './analyze.ts';
 export { foldLookalikes, foldName, hasNonAscii } from './lookalike.ts';
 export { loadShellParser, shellParserIfLoaded, shellParserRuns } from './parser.ts';

@@ -8,7 +8,7 @@ import { BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_MAX_TIMEOUT_MS } f
 import type { BashPermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, type ToolResultBlockParam } from '../../core/tool.ts';
 import { capOutput } from '../../sandbox/sandbox.ts';
-import { analyzeShell } from '../../shell/index.ts';
+import { analyzeShellOffPage } from '../../shell/index.ts';
 import promptText from './prompt.md?raw';
 
 const PROMPT = promptText
@@ -155,7 +155,10 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, BashPermission
 
   /** No opinion of its own: the engine checks every command of the analysed line. */
   checkPermissions: async () => ({ behavior: 'passthrough' }),
-  preparePermissionMatcher: async (input) => ({ kind: 'bash', ...(await analyzeShell(input.command)) }),
+  preparePermissionMatcher: async (input) => ({
+    kind: 'bash',
+    ...(await analyzeShellOffPage(input.command)),
+  }),
   // Without the analysis nothing is proven: not read-only, destructive, not safe beside others.
   isReadOnly: (input, analysis) => input?.run_in_background !== true && analysis?.readOnly === true,
   isDestructive: (input, analysis) => input === undefined || analysis === undefined || analysis.destructive,

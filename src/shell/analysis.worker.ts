@@ -1,0 +1,15 @@
+/**
+ * Bash command analysis off the page's thread (see ./analysis-host.ts): loads just-bash's parser here
+ * and answers each request with the analysis.
+ */
+import { type AnalysisReply, type AnalysisRequest, serveShellAnalysis } from './analysis-host.ts';
+
+const scope = self as unknown as {
+  postMessage(message: AnalysisReply): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<AnalysisRequest>) => void): void;
+};
+
+serveShellAnalysis(
+  (reply) => scope.postMessage(reply),
+  (listener) => scope.addEventListener('message', (event) => listener(event.data)),
+);

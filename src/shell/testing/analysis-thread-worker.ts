@@ -1,0 +1,11 @@
+/** The analysis worker's code in a Node worker thread (tests): see ../analysis-host.ts. */
+import { parentPort } from 'node:worker_threads';
+import { type AnalysisReply, type AnalysisRequest, serveShellAnalysis } from '../analysis-host.ts';
+
+const port = parentPort;
+if (port) {
+  serveShellAnalysis(
+    (reply: AnalysisReply) => port.postMessage(reply),
+    (listener: (request: AnalysisRequest) => void) => port.on('message', listener),
+  );
+}
