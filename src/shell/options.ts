@@ -53,7 +53,11 @@ function lookup(table: Record<string, string> | undefined, name: string): { name
   if (!table) return { name };
   if (name in table) return { name, value: table[name] };
   // getopt_long takes an unambiguous prefix; a prefix of a dangerous option is read as it (safe side).
-  const candidates = Object.keys(table).filter((k) => k.startsWith(name));
+  // Of several candidates, the one that runs or writes something counts.
+  const rank = (v: string) => ['exec', 'write', 'write-dir', 'read'].findIndex((k) => v.startsWith(k)) >>> 0;
+  const candidates = Object.keys(table)
+    .filter((k) => k.startsWith(name))
+    .sort((a, b) => rank(table[a]) - rank(table[b]));
   return candidates.length >= 1 ? { name: candidates[0], value: table[candidates[0]] } : { name };
 }
 

@@ -63,6 +63,25 @@ function startupCode(a: ShellAnalysis, env: Readonly<Record<string, string>>): s
   return null;
 }
 
+/**
+ * git reads its configuration, and programs to run, from the environment: `GIT_EXTERNAL_DIFF` runs on
+ * `git diff`, `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n` or `GIT_CONFIG_PARAMETERS` can set `core.fsmonitor`
+ * (run by `git status`), `GIT_TRACE=FILE` writes a file, `GIT_DIR`/`GIT_CONFIG_GLOBAL`/`XDG_CONFIG_HOME`
+ * point it at a config file the agent may write. Names that only label commits are harmless.
+ */
+const GIT_HARMLESS = /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$/;
+
+/** Why git, run in this session, may run a program or write a file the line does not show, or null. */
+function gitEnvironment(env: Readonly<Record<string, string>>): string | null {
+  const name = Object.keys(env).find(
+    (k) => env[k] !== '' && ((k.startsWith('GIT_') && !GIT_HARMLESS.test(k)) || k === 'XDG_CONFIG_HOME'),
+  );
+  return name ? `the session's ${name} changes what git runs or writes` : null;
+}
+
+const isGit = (c: ShellCommand): boolean =>
+  /(^|\/)git$/.test(c.words[0]?.dynamic ? '' : (c.words[0]?.text ?? ''));
+
 /** Why PATH may lead a program name to a file the agent can write, or null. */
 function untrustedPath(
   a: ShellAnalysis,
@@ -104,10 +123,12 @@ export function inSession(
   const trusted = new Set([...TRUSTED_PATH_DIRS, ...(options.trustedPath ?? [])]);
   const startup = startupCode(a, env);
   const path = untrustedPath(a, env, trusted);
-  if (!a.parsed || (!startup && !path)) return { analysis: a, home, cdpath };
+  const git = gitEnvironment(env);
+  if (!a.parsed || (!startup && !path && !git)) return { analysis: a, home, cdpath };
   const commands = a.commands.map((c) => {
     if (startup && c.startsShell) return notReadOnly(c, startup, true);
     if (path && c.usesPath) return notReadOnly(c, path, true);
+    if (git && isGit(c)) return notReadOnly(c, git, true);
     return c;
   });
   const readOnly =

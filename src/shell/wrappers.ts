@@ -59,7 +59,9 @@ function skipOptions(
     if (!t.startsWith('-') || t === '-') return i;
     if (t.startsWith('--')) {
       const eq = t.indexOf('=');
-      const name = eq < 0 ? t : t.slice(0, eq);
+      const given = eq < 0 ? t : t.slice(0, eq);
+      // getopt_long takes an unambiguous prefix (`time --out=FILE`, `timeout --sig KILL 5 cmd`).
+      const name = spec.long.includes(given) ? given : (spec.long.find((o) => o.startsWith(given)) ?? given);
       if (eq >= 0) file(name, { ...w, text: t.slice(eq + 1) });
       else if (spec.long.includes(name)) file(name, words[i + 1]);
       i += spec.long.includes(name) && eq < 0 ? 2 : 1;

@@ -107,3 +107,82 @@ export const OPERAND_WRITES: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/**
+ * Wrappers' abbreviated long options (getopt_long takes any unambiguous prefix): the value they take
+ * was read as the program, so the denied program was only "maybe" there, or the file not seen.
+ */
+export const WRAPPER_SPELLINGS: BypassCase[] = [
+  {
+    what: 'time --out= (abbreviated --output)',
+    command: 'command time --out=config/prod.env ls',
+    effect: PROD,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'timeout --sig VALUE (abbreviated --signal)',
+    command: 'timeout --sig KILL 5 rm -f src/app.ts',
+    effect: APP,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'timeout --kill VALUE (abbreviated --kill-after)',
+    command: 'timeout --kill 1 5 rm -f src/app.ts',
+    effect: APP,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'xargs --max-a VALUE (abbreviated --max-args)',
+    command: 'xargs --max-a 1 rm -f <<< src/app.ts',
+    effect: APP,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+];
+
+/**
+ * git takes programs to run and files to write from the session's environment: a read-only git
+ * command then runs them (there is no git in just-bash: the decision alone is checked).
+ */
+export const GIT_ENVIRONMENT: BypassCase[] = [
+  {
+    what: 'GIT_EXTERNAL_DIFF from the session runs on git diff',
+    setup: ["export GIT_EXTERNAL_DIFF='rm -f src/app.ts'"],
+    command: 'git diff',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'core.fsmonitor from GIT_CONFIG_* runs on git status',
+    setup: [
+      "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='rm -f src/app.ts; false'",
+    ],
+    command: 'git status',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'GIT_TRACE from the session writes a file',
+    setup: ['export GIT_TRACE=/home/user/project/config/prod.env'],
+    command: 'git log -1',
+    effect: PROD,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'XDG_CONFIG_HOME from the session points git at a workspace config',
+    setup: [
+      "mkdir -p cfg/git && printf '[core]\\n\\tfsmonitor = rm -f src/app.ts\\n' > cfg/git/config",
+      'export XDG_CONFIG_HOME=/home/user/project/cfg',
+    ],
+    command: 'git status',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];

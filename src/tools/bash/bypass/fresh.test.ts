@@ -1,9 +1,15 @@
 /**
- * Bypass corpus, run for real: a later red-team round (env option spellings, sed labels, uniq's
- * output operand). See cases-fresh.ts and harness.ts.
+ * Bypass corpus, run for real: a later red-team round (env and wrapper option spellings, sed labels,
+ * uniq's output operand, git configured by the session's environment). See cases-fresh.ts and harness.ts.
  */
 import { describe, it } from 'vitest';
-import { ENV_SPELLINGS, OPERAND_WRITES, SED_LABELS } from './cases-fresh.ts';
+import {
+  ENV_SPELLINGS,
+  GIT_ENVIRONMENT,
+  OPERAND_WRITES,
+  SED_LABELS,
+  WRAPPER_SPELLINGS,
+} from './cases-fresh.ts';
 import { runCase } from './harness.ts';
 
 describe('bypass corpus: env options read as getopt reads them', () => {
@@ -16,4 +22,12 @@ describe('bypass corpus: sed commands after a label', () => {
 
 describe('bypass corpus: operands that are written', () => {
   it.each(OPERAND_WRITES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: wrappers' abbreviated long options", () => {
+  it.each(WRAPPER_SPELLINGS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: git configured by the session's environment", () => {
+  it.each(GIT_ENVIRONMENT.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
