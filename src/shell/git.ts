@@ -28,6 +28,10 @@ const GIT_BRANCH_VALUE_FLAGS = new Set(
   '--contains --no-contains --merged --no-merged --points-at --sort --format --color --column'.split(' '),
 );
 
+/** Configuration keys that only change how git prints (`git -c color.ui=never log`). */
+const HARMLESS_CONFIG =
+  /^(color|column|advice|i18n|user|init|safe|blame)\.[^=]*=|^core\.(quotepath|autocrlf|safecrlf)=/;
+
 /** Facts of `git`: read-only subcommands, global options, file-writing options. */
 export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
   const out = facts();
@@ -44,6 +48,14 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
       k += 2;
     } else {
       out.problem = `git option ${t} is not known to be read-only`;
+      // `-c alias.p=push`, `-c core.fsmonitor=x`, `--config-env=alias.p=VAR`: a configuration may name
+      // another subcommand or a program git runs, so what runs is not what the words show.
+      const value =
+        t === '-c' || t === '--config-env' ? args[k + 1] : /^(-c.|--config-env=)/.test(t) ? args[k] : null;
+      if (value) {
+        const key = value.text.replace(/^(-c|--config-env=)/, '').toLowerCase();
+        if (value.dynamic || !HARMLESS_CONFIG.test(key)) out.opaque = true;
+      }
       return out;
     }
   }

@@ -53,4 +53,32 @@ describe('the session gives a line its meaning', () => {
     expect((await view("bash -c 'ls'", { ...ENV, PS4: '$(id)' })).analysis.readOnly).toBe(false);
     expect((await view("bash -c 'ls'", { ...ENV, PS4: '+ ' })).analysis.readOnly).toBe(true);
   });
+
+  it('an exported function replaces a command in nested shells', async () => {
+    const env = { ...ENV, 'BASH_FUNC_ls%%': '() {  rm -rf src\n}' };
+    const v = await view("bash -c 'ls'", env);
+    expect(v.analysis.readOnly).toBe(false);
+    expect(v.analysis.commands.find((c) => c.startsShell)?.reason).toMatch(/exports the function ls/);
+  });
+
+  it('the dynamic loader and program option files from the session', async () => {
+    for (const name of ['LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH']) {
+      const v = await view('ls src', { ...ENV, [name]: '/home/user/project/x.so' });
+      expect(v.analysis.readOnly, name).toBe(false);
+      expect(v.analysis.commands[0]).toMatchObject({ opaque: true });
+      // A builtin loads no library.
+      expect((await view('echo hi', { ...ENV, [name]: '/x.so' })).analysis.readOnly, name).toBe(true);
+    }
+    const rg = { ...ENV, RIPGREP_CONFIG_PATH: '/home/user/project/rg.conf' };
+    expect((await view('rg alpha notes.txt', rg)).analysis.readOnly).toBe(false);
+    expect((await view('grep alpha notes.txt', rg)).analysis.readOnly).toBe(true);
+  });
+
+  it("git configured by the session's environment is not read-only", async () => {
+    expect((await view('git status')).analysis.readOnly).toBe(true);
+    expect((await view('git status', { ...ENV, GIT_AUTHOR_NAME: 'A' })).analysis.readOnly).toBe(true);
+    for (const name of ['GIT_EXTERNAL_DIFF', 'GIT_CONFIG_COUNT', 'GIT_TRACE', 'GIT_DIR', 'XDG_CONFIG_HOME']) {
+      expect((await view('git diff', { ...ENV, [name]: '/x' })).analysis.readOnly, name).toBe(false);
+    }
+  });
 });

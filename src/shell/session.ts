@@ -53,6 +53,9 @@ const DEFAULT_HARMLESS: Record<string, (v: string) => boolean> = {
 
 /** Why the session (or the line) may make shells run code of their own, or null. */
 function startupCode(a: ShellAnalysis, env: Readonly<Record<string, string>>): string | null {
+  // An exported function (`BASH_FUNC_ls%%`) replaces the command of that name in every nested bash.
+  const exported = Object.keys(env).find((k) => k.startsWith('BASH_FUNC_'));
+  if (exported) return `the session exports the function ${exported.slice(10).replace(/%%$/, '')} to shells`;
   for (const name of STARTUP_VARIABLES) {
     if (assigned(a, name)) return `the line sets ${name}`;
     const value = env[name];
@@ -77,6 +80,28 @@ function gitEnvironment(env: Readonly<Record<string, string>>): string | null {
     (k) => env[k] !== '' && ((k.startsWith('GIT_') && !GIT_HARMLESS.test(k)) || k === 'XDG_CONFIG_HOME'),
   );
   return name ? `the session's ${name} changes what git runs or writes` : null;
+}
+
+/**
+ * Variables that make other programs run code: the dynamic loader preloads a library into every
+ * program (LD_PRELOAD, LD_AUDIT, LD_LIBRARY_PATH), ripgrep reads its options (`--pre=PROGRAM`) from
+ * the file RIPGREP_CONFIG_PATH names.
+ */
+const LOADER_VARIABLES = ['LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH'];
+const PROGRAM_VARIABLES: Record<string, readonly string[]> = { rg: ['RIPGREP_CONFIG_PATH'] };
+
+/** Why the session makes this command's program run code its words do not show, or null. */
+function programEnvironment(c: ShellCommand, env: Readonly<Record<string, string>>): string | null {
+  const program = c.words[0];
+  if (!program || program.dynamic) return null;
+  const name = program.text.slice(program.text.lastIndexOf('/') + 1);
+  const set = (v: string) => env[v] !== undefined && env[v] !== '';
+  if (c.usesPath || program.text.includes('/')) {
+    const loader = LOADER_VARIABLES.find(set);
+    if (loader) return `the session's ${loader} loads code into every program`;
+  }
+  const own = (PROGRAM_VARIABLES[name] ?? []).find(set);
+  return own ? `the session's ${own} gives ${name} options the line does not show` : null;
 }
 
 const isGit = (c: ShellCommand): boolean =>
@@ -124,8 +149,11 @@ export function inSession(
   const startup = startupCode(a, env);
   const path = untrustedPath(a, env, trusted);
   const git = gitEnvironment(env);
-  if (!a.parsed || (!startup && !path && !git)) return { analysis: a, home, cdpath };
+  const programs = a.parsed && a.commands.some((c) => programEnvironment(c, env) !== null);
+  if (!a.parsed || (!startup && !path && !git && !programs)) return { analysis: a, home, cdpath };
   const commands = a.commands.map((c) => {
+    const own = programEnvironment(c, env);
+    if (own) return notReadOnly(c, own, true);
     if (startup && c.startsShell) return notReadOnly(c, startup, true);
     if (path && c.usesPath) return notReadOnly(c, path, true);
     if (git && isGit(c)) return notReadOnly(c, git, true);

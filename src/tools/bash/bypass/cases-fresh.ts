@@ -186,3 +186,44 @@ export const GIT_ENVIRONMENT: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/** Programs configured by the session or the line to run code their words do not show (bash only). */
+export const CONFIGURED_PROGRAMS: BypassCase[] = [
+  {
+    what: 'git -c alias.NAME=push runs a denied subcommand under another name',
+    command: 'git -c alias.p=push p origin main',
+    effect: { changed: 'README.md' },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'git --config-env=alias.NAME=VAR',
+    setup: ['export V=push'],
+    command: 'git --config-env=alias.p=V p',
+    effect: { changed: 'README.md' },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'LD_PRELOAD from the session loads a library into ls',
+    setup: ['export LD_PRELOAD=/home/user/project/hook.so'],
+    command: 'ls',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'RIPGREP_CONFIG_PATH from the session gives rg --pre',
+    setup: [
+      "echo 'rm -f src/app.ts' > pre.sh",
+      "echo '--pre=/home/user/project/pre.sh' > rg.conf",
+      'export RIPGREP_CONFIG_PATH=/home/user/project/rg.conf',
+    ],
+    // Without Read rules: those alone make a recursive search ask.
+    rules: { deny: ['Bash(rm:*)'] },
+    command: 'rg alpha notes.txt',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];

@@ -4,6 +4,7 @@
  */
 import { describe, it } from 'vitest';
 import {
+  CONFIGURED_PROGRAMS,
   ENV_SPELLINGS,
   GIT_ENVIRONMENT,
   OPERAND_WRITES,
@@ -30,4 +31,8 @@ describe("bypass corpus: wrappers' abbreviated long options", () => {
 
 describe("bypass corpus: git configured by the session's environment", () => {
   it.each(GIT_ENVIRONMENT.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: programs configured to run code their words do not show', () => {
+  it.each(CONFIGURED_PROGRAMS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
