@@ -306,6 +306,93 @@ test('typed prompts survive: a reload in the task after Enter keeps the prompt o
   await waitIdle(page);
 });
 
+/** Reloads from the page's own task (as the sweep does) and waits until the session is back. */
+async function reloadNow(page: Page): Promise<Shown> {
+  const loaded = page.waitForEvent('load');
+  const shown = await readPage(page, true);
+  await loaded;
+  await waitRestored(page);
+  return shown;
+}
+
+test('a reload at the instants the sweep does not reach: a permission prompt, a /compact, a session switch', async ({
+  page,
+}) => {
+  const ask = 'toolu_ask';
+  api.script([
+    {
+      content: [
+        { type: 'text', text: 'Asking to write.' },
+        {
+          type: 'tool_use',
+          id: ask,
+          name: 'Write',
+          input: { file_path: `${ROOT}/asked.txt`, content: 'no\n' },
+        },
+      ],
+    },
+  ]);
+  await openApp(page);
+  await connectRemembering(page, api);
+  await expect(page.getByTestId('mode-switch')).toHaveValue('default');
+
+  // 1. While a Write waits at its permission prompt: the prompt and text are back, the call is settled
+  // (it never ran: nothing written), and the next request answers it.
+  await sendPrompt(page, 'Write if allowed');
+  await expect(toolCard(page, ask).getByTestId('permission-request')).toBeVisible();
+  let shown = await reloadNow(page);
+  expect(shown.users).toEqual(['Write if allowed']);
+  await expect(page.getByTestId('user-message')).toHaveText(['Write if allowed']);
+  await expect(page.getByTestId('assistant-text').first()).toContainText('Asking to write.');
+  await expect(toolCard(page, ask)).toHaveAttribute('data-status', /^(interrupted|error)$/);
+  await expect(page.getByTestId('permission-request')).toHaveCount(0);
+  expect((await savedFiles(page))['asked.txt']).toBeUndefined();
+
+  // 2. While /compact streams its summary: the conversation is back as it was and goes on validly.
+  api.script([
+    { content: [{ type: 'text', text: 'Not writing, then.' }] },
+    {
+      chunkDelayMs: 40,
+      content: [{ type: 'text', text: `<summary>${'A slow summary. '.repeat(60)}</summary>` }],
+    },
+  ]);
+  await sendPrompt(page, 'Leave it');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Not writing, then.');
+  await waitIdle(page);
+  await waitSaved(page);
+  const answered = api.requests[api.requests.length - 1];
+  expect(answered.status).toBe(200);
+  expect(toolResultFor(answered, ask)).toBeDefined();
+  await sendPrompt(page, '/compact');
+  await expect(page.getByTestId('compaction-divider').last()).toHaveAttribute('data-status', 'running');
+  shown = await reloadNow(page);
+  await expect(page.getByTestId('user-message')).toHaveText(shown.users);
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Not writing, then.');
+  // The cut summary is not left spinning.
+  await expect(page.locator('[data-testid="compaction-divider"][data-status="running"]')).toHaveCount(0);
+
+  // 3. Right after switching to another session: whichever is open after the reload is whole, and so is
+  // the other one.
+  api.script([{ content: [{ type: 'text', text: 'The other session.' }] }]);
+  await page.getByTestId('new-session').click();
+  await sendPrompt(page, 'Other session');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('The other session.');
+  await waitIdle(page);
+  await waitSaved(page);
+  const open = (title: string) =>
+    page.getByTestId('session-item').filter({ hasText: title }).getByTestId('session-open').click();
+  await open('Write if allowed');
+  shown = await reloadNow(page);
+  const whole = [['Write if allowed', 'Leave it'], ['Other session']];
+  const back = await page.getByTestId('user-message').allTextContents();
+  expect(whole, 'the session open after the reload is whole').toContainEqual(back);
+  expect(whole.concat([[]]), 'what was shown was a whole session').toContainEqual(shown.users);
+  const other = back[0] === 'Other session' ? whole[0] : whole[1];
+  await open(other[0]);
+  await expect(page.getByTestId('user-message')).toHaveText(other);
+  expect(api.requests.filter((r) => r.status !== 200).map((r) => r.error)).toEqual([]);
+});
+
 test('two tabs on one session: the second says so, saves nothing, and opens it once the first closes', async ({
   page,
   context,
