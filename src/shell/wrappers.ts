@@ -118,6 +118,9 @@ const WRAPPERS: Record<string, { spec: OptionSpec; transparent: boolean; positio
   chronic: { spec: { short: '', long: [] }, transparent: true },
 };
 
+/** A program named by its path in one of the system's bin directories. */
+const SYSTEM_PROGRAM = /^\/+(usr\/+(local\/+)?)?s?bin\/+[^/]+$/;
+
 const XARGS_SPEC: OptionSpec = {
   short: 'adEILnPs',
   long: ['--arg-file', '--delimiter', '--eof', '--max-lines', '--max-args', '--max-procs', '--max-chars'],
@@ -211,7 +214,12 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
   for (let depth = 0; depth < 16 && out.words.length > 0; depth++) {
     const [program] = out.words;
     if (program.dynamic) break;
-    const name = program.text;
+    // A program of the system's bin directories is that program (`/bin/sed`, `/usr/bin/env rm`): it is
+    // read, and rules match it, by its name (the word as written stays in `written`).
+    if (SYSTEM_PROGRAM.test(program.text)) {
+      out.words[0] = { ...program, text: program.text.slice(program.text.lastIndexOf('/') + 1) };
+    }
+    const name = out.words[0].text;
     let start: number;
     if (name === 'env') {
       start = unwrapEnv(out.words, out);
@@ -222,7 +230,7 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
         out.words = [];
         break;
       }
-      start = 2;
+      start = out.words[2]?.text === '--' && !out.words[2].dynamic ? 3 : 2;
     } else if (name === 'xargs') {
       start = skipOptions(out.words, 1, XARGS_SPEC, out.paths);
       const replace = out.words

@@ -227,3 +227,50 @@ export const CONFIGURED_PROGRAMS: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/**
+ * A program named by its path in a system bin directory is that program: `/bin/sed`'s `w`, `/bin/sh`'s
+ * here-string, `/usr/bin/env rm` were read as an unknown program, which bypassPermissions mode ran past
+ * the deny rules (just-bash runs them as sed, sh, env).
+ */
+export const PROGRAM_PATHS: BypassCase[] = [
+  {
+    what: '/bin/sh with a here-string',
+    command: "/bin/sh <<< 'rm -f src/app.ts'",
+    effect: APP,
+    bypass: 'deny',
+  },
+  {
+    what: '/bin/sed w FILE',
+    command: "/bin/sed -n 'w config/prod.env' notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: '//bin//sed (doubled slashes)',
+    command: "//bin//sed -n 'w config/prod.env' notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: '/usr/bin/sort -o glued',
+    command: '/usr/bin/sort -oconfig/prod.env notes.txt',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  { what: '/usr/bin/env rm', command: '/usr/bin/env rm -f src/app.ts', effect: APP, bypass: 'deny' },
+  { what: '/usr/bin/xargs rm', command: '/usr/bin/xargs rm -f <<< src/app.ts', effect: APP, bypass: 'deny' },
+  {
+    what: '/usr/bin/find -delete',
+    command: '/usr/bin/find src -name app.ts -delete',
+    effect: APP,
+    bypass: 'deny',
+  },
+  {
+    what: '/usr/bin/awk system()',
+    command: `/usr/bin/awk 'BEGIN{system("rm -f src/app.ts")}'`,
+    effect: APP,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+];

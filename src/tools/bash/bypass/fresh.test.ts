@@ -8,6 +8,7 @@ import {
   ENV_SPELLINGS,
   GIT_ENVIRONMENT,
   OPERAND_WRITES,
+  PROGRAM_PATHS,
   SED_LABELS,
   WRAPPER_SPELLINGS,
 } from './cases-fresh.ts';
@@ -35,4 +36,8 @@ describe("bypass corpus: git configured by the session's environment", () => {
 
 describe('bypass corpus: programs configured to run code their words do not show', () => {
   it.each(CONFIGURED_PROGRAMS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: programs named by their path in a system bin directory', () => {
+  it.each(PROGRAM_PATHS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
