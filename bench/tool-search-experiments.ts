@@ -11,6 +11,8 @@
  *   npx tsx bench/tool-search-experiments.ts termweights '{}' '{"gamma":0.5,"perTool":1}'
  *   npx tsx bench/tool-search-experiments.ts entities '{"file":1,"saveVerb":1,"url":1,"urlWords":1,"ext":1}'
  *   npx tsx bench/tool-search-experiments.ts linmap '{"identity":1,"beta":0.2,"top":10}' '{"beta":0.2}'
+ *   npx tsx bench/tool-search-experiments.ts centroid '{"pcs":2}' '{"rank":1,"pcs":0}' '{"pcs":2,"mmr":0.2}'
+ *   TOOL_SEARCH_DIFF=1 npx tsx bench/tool-search-experiments.ts ...   # also the queries a variant wins or loses
  *   ONLY=livemcpbench-tasks npx tsx bench/tool-search-experiments.ts ...   # one source (MetaTool is slow)
  *
  * - maxsim: a dense stage of word alignment over the GloVe table (a light ColBERT): a tool's score is the
@@ -86,6 +88,30 @@
  *   lexical order where the centroid is unsure), but no setting helps all three at recall@5 (tasks
  *   -0.002 at the best), and the app would need the worker to return tool centroid scores (a protocol
  *   change of semantic-worker.ts): not adopted this round.
+ * - centroid (./tool-search-centroid.ts): the `linmap` identity form made principled, written to move
+ *   into the product as is: SIF word weights (a / (a + p(w)), p(w) from the word's frequency rank by
+ *   Zipf; `rank` 1: the log-rank weights of linmap) and the catalogue's first `pcs` principal components
+ *   removed from tool and query vectors (Arora et al. 2017); the lexical top `top` (10) re-scored at
+ *   `beta` (0.2) × the cosine min-max scaled over them (`raw`: the cosine as is; `z`: z-scores over the
+ *   catalogue). Against 0.778 / 0.437 / 0.658 (recall@5 steps / tasks / MetaTool, MRR 0.667 / 0.525 /
+ *   0.536): `rank` 1 pcs 0 0.815 / 0.435 / 0.670 (reproduces linmap identity); SIF pcs 0
+ *   0.778 / 0.444 / 0.670; pcs 1 0.815 / 0.413 / 0.669; pcs 2 0.815 / 0.435 / 0.675 (MRR 0.679 / 0.506 /
+ *   0.545: the best); pcs 3 0.815 / 0.435 / 0.672; pcs 2 with beta 0.1 0.815 / 0.422 / 0.667, 0.15
+ *   0.815 / 0.422 / 0.671, 0.3 (pcs 1) 0.815 / 0.387 / 0.668; top 7 0.815 / 0.435 / 0.669; top 20
+ *   0.815 / 0.413 / 0.673; SIF a 1e-4 / 1e-2 (pcs 1) 0.815 / 0.426 / 0.667, 0.815 / 0.413 / 0.668; raw
+ *   beta 0.2 / 0.3 / 0.5 / 1 0.815 / 0.422 / 0.668, 0.815 / 0.422 / 0.672, 0.815 / 0.435 / 0.677,
+ *   0.815 / 0.405 / 0.678; raw beta 1 top 20 0.815 / 0.413 / 0.685; z beta 0.05 / 0.1 0.815 / 0.422 /
+ *   0.672, 0.815 / 0.432 / 0.677; `rank` 1 pcs 2 0.815 / 0.426 / 0.674. Three ideas aimed at the tasks
+ *   loss: the weight scaled by the query's concentration (`conc`, the mean resultant length of its word
+ *   vectors: 1 for a focused query, ~0.3 for a many-part question) 0.815 / 0.422 / 0.666 (^2:
+ *   0.815 / 0.431 / 0.664); a tool scored by the query's best sentence (`sent`) 0.815 / 0.435 / 0.674
+ *   (by clause 0.815 / 0.422 / 0.674); maximal marginal relevance over the re-scored head (`mmr` 0.1 /
+ *   0.2 / 0.3) 0.815 / 0.413 / 0.671, 0.815 / 0.396 / 0.668, 0.815 / 0.396 / 0.663. Steps gain one query
+ *   of 27 ("get the latest card information" → search_cards) and MetaTool up to +0.02, but no setting
+ *   keeps tasks: the same two questions lose a gold tool to neighbours of their main topic ("draft a
+ *   Markdown intro" loses write_file to issue_write; "investment analysis on Nvidia's stock" loses
+ *   get_news to stock tools), since one centroid speaks for the question's main topic only. Not adopted
+ *   (every source must keep or gain); the worker protocol was left as it is.
  * Rows "tabcode (as is)": the ranking with the adopted entity words (before them, for the experiments
  * measured earlier: clauses, bridge, termweights, bigrams) and `entities` measures them from without.
  * Data: ../shared/bench-data or --data DIR.
@@ -113,6 +139,7 @@ import {
   learnTermWeights,
   type TrainingSet,
 } from './tool-search-bridge.ts';
+import { centroidOrder } from './tool-search-centroid.ts';
 import {
   bm25Ranker,
   evaluate,
@@ -130,6 +157,7 @@ import {
   withEntities,
 } from './tool-search-experiments-query.ts';
 import { centroid, dot, fitLinearMap, mapVector, toolVectorText } from './tool-search-linear-map.ts';
+import { loadWordNet, wordNetExpansions } from './tool-search-wordnet.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -257,110 +285,6 @@ function prfOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
   return extra.length ? mix(first, lexical(pool, extra.join(' ')), k.alpha ?? 0) : first.map((r) => r.tool);
 }
 
-// ----- wordnet -------------------------------------------------------------------------------------
-
-interface Synset {
-  words: string[];
-  pointers: { symbol: string; key: string }[];
-}
-
-/** WordNet's data files: synsets by pos + offset, and each lemma's synsets, most frequent sense first. */
-function loadWordNet(dir: string) {
-  const files = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' } as const;
-  const synsets = new Map<string, Synset>();
-  const senses = new Map<string, { rank: number; key: string }[]>();
-  for (const [pos, file] of Object.entries(files)) {
-    for (const line of readFileSync(join(dir, `data.${file}`), 'utf8').split('\n')) {
-      if (!line || line.startsWith(' ')) continue;
-      const f = line.split(' | ')[0].split(' ');
-      const count = Number.parseInt(f[3], 16);
-      const words = Array.from({ length: count }, (_, j) =>
-        f[4 + 2 * j].toLowerCase().replace(/\(.*\)$/, ''),
-      );
-      let i = 4 + 2 * count;
-      const pointers: Synset['pointers'] = [];
-      for (let p = Number(f[i++]); p > 0; p--, i += 4) {
-        pointers.push({ symbol: f[i], key: (f[i + 2] === 's' ? 'a' : f[i + 2]) + f[i + 1] });
-      }
-      synsets.set(pos + f[0], { words, pointers });
-    }
-    for (const line of readFileSync(join(dir, `index.${file}`), 'utf8').split('\n')) {
-      if (!line || line.startsWith(' ')) continue;
-      const f = line.trim().split(' ');
-      const list = senses.get(f[0]) ?? [];
-      f.slice(f.length - Number(f[2])).forEach((off, rank) => {
-        list.push({ rank, key: pos + off });
-      });
-      senses.set(f[0], list);
-    }
-  }
-  for (const list of senses.values()) list.sort((a, b) => a.rank - b.rank);
-  return { synsets, senses };
-}
-
-const SUFFIXES: [string, string][] = [
-  ['ies', 'y'],
-  ['ses', 's'],
-  ['es', 'e'],
-  ['es', ''],
-  ['s', ''],
-  ['ing', 'e'],
-  ['ing', ''],
-  ['ed', 'e'],
-  ['ed', ''],
-];
-
-function wordNetExpansions(
-  wn: ReturnType<typeof loadWordNet>,
-  pool: Pool,
-  query: string,
-  k: Knobs,
-): Expansions {
-  const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
-  const glove = nearestWords(vectors, pool.matrix, words);
-  const weightOf = (symbol: string) =>
-    symbol.startsWith('@')
-      ? k.hyper
-      : symbol.startsWith('~')
-        ? k.hypo
-        : symbol === '+'
-          ? k.deriv
-          : symbol === '&' || symbol === '\\' || symbol === '^'
-            ? k.sim
-            : 0;
-  const out = new Map<string, { word: string; similarity: number }[]>();
-  for (const w of words) {
-    const found = new Map<string, number>();
-    for (const e of glove.get(w) ?? []) found.set(e.word, e.similarity);
-    const own = termOf(w);
-    const isGap = !own || !pool.index.postings.has(own);
-    const lemma = wn.senses.has(w)
-      ? w
-      : SUFFIXES.map(([s, r]) => (w.endsWith(s) ? w.slice(0, -s.length) + r : '')).find((b) =>
-          wn.senses.has(b),
-        );
-    if (lemma && (!k.gapOnly || isGap)) {
-      const add = (word: string, weight: number | undefined) => {
-        const t = /^[a-z]{2,}$/.test(word) ? termOf(word) : null;
-        if (!weight || !t || t === own || !pool.index.postings.has(t)) return;
-        if ((found.get(word) ?? 0) < weight) found.set(word, weight);
-      };
-      for (const { key } of (wn.senses.get(lemma) ?? []).slice(0, k.k ?? 2)) {
-        const s = wn.synsets.get(key);
-        if (!s) continue;
-        for (const x of s.words) add(x, k.syn);
-        for (const p of s.pointers)
-          for (const x of wn.synsets.get(p.key)?.words ?? []) add(x, weightOf(p.symbol));
-      }
-    }
-    out.set(
-      w,
-      [...found].map(([word, similarity]) => ({ word, similarity })),
-    );
-  }
-  return out;
-}
-
 // ----- run -----------------------------------------------------------------------------------------
 
 function main(): void {
@@ -375,10 +299,11 @@ function main(): void {
       'entities',
       'bigrams',
       'linmap',
+      'centroid',
     ].includes(experiment ?? '')
   ) {
     throw new Error(
-      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses|bridge|termweights|entities|bigrams|linmap [--wordnet DIR] [knobs JSON ...]',
+      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses|bridge|termweights|entities|bigrams|linmap|centroid [--wordnet DIR] [knobs JSON ...]',
     );
   }
   const wnDir = opt('wordnet');
@@ -522,6 +447,7 @@ function main(): void {
     return tables[foldOf(firstGold.get(`${source}\u0000${q}`) ?? '')];
   };
   const f3 = (x: number) => x.toFixed(3);
+  const baseline = new Map<string, number>();
   for (const source of ['livemcpbench-steps', 'livemcpbench-tasks', 'metatool']) {
     if (only && !only.includes(source)) continue;
     const entries = source === 'metatool' ? meta : full;
@@ -548,6 +474,7 @@ function main(): void {
         if (experiment === 'prf') return prfOrder(pool, q, k);
         if (experiment === 'clauses') return clauseOrder(lexical, pool, q, k);
         if (experiment === 'linmap') return linmapOrder(pool, q, source, k);
+        if (experiment === 'centroid') return centroidOrder(lexical, vectors, pool, q, k);
         if (experiment === 'bigrams') return bigramOrder(lexical, pool, q, k);
         if (experiment === 'entities') return lexical(pool, withEntities(q, k)).map((r) => r.tool);
         if (experiment === 'termweights')
@@ -556,17 +483,34 @@ function main(): void {
           const b = bridgeFor(k, q, source);
           return lexical(pool, q, b && bridgedExpansions(vectors, pool, q, b, k)).map((r) => r.tool);
         }
-        return lexical(pool, q, wn && wordNetExpansions(wn, pool, q, k)).map((r) => r.tool);
+        return lexical(pool, q, wn && wordNetExpansions(vectors, wn, pool, q, k)).map((r) => r.tool);
       };
+      const got = new Map<string, string[][]>();
       const m = evaluate(qs, (q) => {
         const ranked = order(q).slice(0, 40);
         const byName = new Map(ranked.map((t) => [t.name, t]));
         const { tools: slots, copies } = groupDuplicates(ranked);
-        return slots
+        const out = slots
           .slice(0, 10)
           .map((t) => [t, ...(copies.get(t.name) ?? []).flatMap((c) => byName.get(c) ?? [])].map(ownName));
+        got.set(q, out);
+        return out;
       });
       line(k ? JSON.stringify(k) : 'tabcode (as is)', m);
+      // TOOL_SEARCH_DIFF=1: the queries whose recall@5 a variant changes (against the ranking as is).
+      if (process.env.TOOL_SEARCH_DIFF && source !== 'metatool') {
+        if (!k) baseline.clear();
+        for (const q of qs) {
+          const top = new Set((got.get(q.text) ?? []).slice(0, 5).flat());
+          const hits = q.gold.filter((g) => top.has(g));
+          if (!k) baseline.set(q.text, hits.length);
+          else if (hits.length !== baseline.get(q.text)) {
+            console.log(
+              `  ${hits.length > (baseline.get(q.text) ?? 0) ? 'GAIN' : 'LOSS'} ${JSON.stringify(q.text.slice(0, 120))} gold=${q.gold.join(',')} top5=${[...top].join(',')}`,
+            );
+          }
+        }
+      }
     }
   }
 }
