@@ -124,6 +124,7 @@ describe('what a command touches', () => {
     expect(byProgram.cp).toEqual([
       ['b', ['src']],
       ['c', ['src']],
+      ['c/b', ['src']],
     ]);
     expect(byProgram.touch).toEqual([['d', null]]);
     const grep = await analyzeShellCommand('grep -rn pattern src');

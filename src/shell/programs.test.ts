@@ -30,9 +30,10 @@ describe('option values that are files', () => {
     ['grep -e x a', ['read:a']],
     ['grep x a', ['read:a']],
     ['head -n 5 a', ['read:a']],
-    ['cp a b c/', ['read:a', 'read:b', 'write:c/']],
-    ['cp -t dir a b', ['read:a', 'read:b', 'write:dir']],
-    ['mv a b', ['write:a', 'write:b']],
+    // The destination may be a directory: the files written inside it count too.
+    ['cp a b c/', ['read:a', 'read:b', 'write:c/', 'write:c/a', 'write:c/b']],
+    ['cp -t dir a b', ['read:a', 'read:b', 'write:dir/a', 'write:dir/b', 'write:dir']],
+    ['mv a b', ['write:a', 'write:b', 'write:b/a']],
     ['chmod +x run.sh', ['write:run.sh']],
     ['uniq in out', ['read:in', 'write:out']],
     ['tee -a log < in', ['write:log', 'read:in']],

@@ -33,6 +33,20 @@ function isRecursive(spec: Spec, a: ParsedArgs): boolean {
   return (spec.recursive ?? []).some((f) => a.flags.has(f));
 }
 
+/**
+ * The files cp, mv, ln and install write inside a destination directory: DIR/NAME for each source's last
+ * name (`cp src/a.txt config` writes config/a.txt). A run-time source or directory names a run-time file.
+ */
+function intoDirectory(dir: ShellWord, sources: readonly ShellWord[]): ShellWord[] {
+  return sources.map((src) => {
+    const name = src.text.replace(/\/+$/, '').split('/').pop() ?? '';
+    if (dir.dynamic || src.dynamic || name === '' || name === '.' || name === '..') {
+      return { text: `${dir.text}/…`, dynamic: true, glob: false };
+    }
+    return { ...dir, text: `${dir.text.replace(/\/+$/, '')}/${name}`, glob: dir.glob || src.glob };
+  });
+}
+
 /** Paths of the operands, by the spec's rule. */
 function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolean): PathUse[] {
   const ops = a.operands.filter((w) => w.text !== '-' || w.dynamic);
@@ -66,27 +80,40 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
     case 'copy':
     case 'move': {
       const source = spec.operands === 'move' ? 'write' : 'read';
-      if (a.values.some((v) => v.kind === 'write-dir'))
-        return ops.map((w) => use(w, source, true, recursive));
+      const targetDir = a.values.find((v) => v.kind === 'write-dir');
+      if (targetDir) {
+        return [
+          ...ops.map((w) => use(w, source, true, recursive)),
+          ...intoDirectory(targetDir.word, ops).map((w) => use(w, 'write', true, recursive)),
+        ];
+      }
       if (ops.length === 1) return [use(ops[0], source, true, recursive)];
+      const dest = ops[ops.length - 1];
+      const sources = ops.slice(0, -1);
+      // `cp x config` writes config/x when config is a directory (the usual case): both are written.
       return [
-        ...ops.slice(0, -1).map((w) => use(w, source, true, recursive)),
-        use(ops[ops.length - 1], 'write', true, recursive),
+        ...sources.map((w) => use(w, source, true, recursive)),
+        use(dest, 'write', true, recursive),
+        ...intoDirectory(dest, sources).map((w) => use(w, 'write', true, recursive)),
       ];
     }
   }
 }
 
-/** A program the analysis does not know: every operand and option value may be a file, of any use. */
+/**
+ * A program the analysis does not know: every operand and option value may be a file, of any use, or a
+ * directory it works through (`tar -xf x.tar -C config`, `unzip -d dir`): a rule about anything inside
+ * it may match too.
+ */
 function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts {
   const out = facts();
   const a = parseArgs(args, { unknown: true });
   for (const w of [...a.operands, ...a.unknownValues]) {
-    out.paths.push(use(w, 'unknown', false));
+    out.paths.push(use(w, 'unknown', false, true));
     // `dd of=FILE`, `make DESTDIR=dir`: the value may be a file too.
     const eq = w.text.indexOf('=');
     if (!w.dynamic && eq > 0 && eq < w.text.length - 1)
-      out.paths.push(use({ ...w, text: w.text.slice(eq + 1) }, 'unknown', false));
+      out.paths.push(use({ ...w, text: w.text.slice(eq + 1) }, 'unknown', false, true));
   }
   out.problem = `${name} is not a known read-only command`;
   return out;

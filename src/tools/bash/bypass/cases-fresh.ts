@@ -274,3 +274,44 @@ export const PROGRAM_PATHS: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/**
+ * Writes into a directory a rule denies, by naming only the directory: `cp FILE DIR` writes DIR/FILE,
+ * and a program the analysis does not know may write anywhere below a directory it is given.
+ */
+export const INTO_DIRECTORIES: BypassCase[] = [
+  {
+    what: 'cp FILE DIR',
+    command: 'cp notes.txt config',
+    effect: { created: 'config/notes.txt' },
+    bypass: 'deny',
+  },
+  {
+    what: 'mv FILE DIR/',
+    command: 'mv notes.txt config/',
+    effect: { created: 'config/notes.txt' },
+    bypass: 'deny',
+  },
+  {
+    what: 'cp -t DIR FILE',
+    command: 'cp -t config notes.txt',
+    effect: { created: 'config/notes.txt' },
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'cp onto a file by its directory (overwrite)',
+    setup: ['cp config/prod.env /tmp/prod.env', "echo 'DB=evil' > /tmp/prod.env"],
+    command: 'cp /tmp/prod.env config',
+    effect: { changed: 'config/prod.env' },
+    bypass: 'deny',
+  },
+  {
+    what: 'tar -x into a denied directory',
+    // just-bash has no archive support here: the decision alone is checked.
+    command: 'tar -xf /tmp/x.tar -C config',
+    effect: { created: 'config/notes.txt' },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];

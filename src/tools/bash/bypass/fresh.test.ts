@@ -7,6 +7,7 @@ import {
   CONFIGURED_PROGRAMS,
   ENV_SPELLINGS,
   GIT_ENVIRONMENT,
+  INTO_DIRECTORIES,
   OPERAND_WRITES,
   PROGRAM_PATHS,
   SED_LABELS,
@@ -40,4 +41,8 @@ describe('bypass corpus: programs configured to run code their words do not show
 
 describe('bypass corpus: programs named by their path in a system bin directory', () => {
   it.each(PROGRAM_PATHS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: writes into a denied directory named alone', () => {
+  it.each(INTO_DIRECTORIES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
