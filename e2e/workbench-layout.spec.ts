@@ -87,6 +87,16 @@ async function clipped(page: Page, scope: string): Promise<string[]> {
         if (r.right > innerWidth + 0.5 || r.left < -0.5) out.push(`${name(el)} reaches past the screen`);
         const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
         if (!text && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} cuts its text`);
+        // An empty field's placeholder on one line: wider than the field, it wraps into rows it does not have.
+        if (text && !el.value && el.placeholder) {
+          const css = getComputedStyle(el);
+          const ctx = document.createElement('canvas').getContext('2d');
+          if (ctx) ctx.font = css.font;
+          const room =
+            el.clientWidth - Number.parseFloat(css.paddingLeft) - Number.parseFloat(css.paddingRight);
+          const need = ctx?.measureText(el.placeholder).width ?? 0;
+          if (need > room + 1) out.push(`${name(el)} cuts its placeholder "${el.placeholder}"`);
+        }
       }
     }
     const header = document.querySelector('.app-header');
@@ -123,6 +133,7 @@ test('390 px: one column at a time with a switcher, no sideways scroll, 44 px ta
   await expect(page.getByTestId('sessions-panel')).toHaveCount(0);
   await noSideScroll(page);
   expect(await smallTargets(page)).toEqual([]);
+  expect(await clipped(page, '.app-header, .prompt-box')).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-chat.png` });
 
   // Files: the tree alone.

@@ -207,7 +207,7 @@ export function PermissionPrompt({ card, position, total, keepsRules = false }: 
           className="perm-feedback"
           data-testid="permission-feedback"
           aria-keyshortcuts="3"
-          placeholder="3: deny, and tell the model what to do instead (Enter sends)"
+          placeholder="3: deny with a note"
           value={feedback}
           onChange={(e) => setFeedback(e.target.value)}
         />

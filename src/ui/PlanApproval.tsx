@@ -110,7 +110,7 @@ export function PlanApproval({ card }: { card: ToolCardState }) {
           rows={2}
           className="perm-feedback"
           data-testid="plan-feedback"
-          placeholder="3: no, keep planning — tell the agent what to change (Enter sends)"
+          placeholder="3: no, say what to change"
           value={feedback}
           onChange={(e) => setFeedback(e.target.value)}
         />

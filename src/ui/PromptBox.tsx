@@ -159,12 +159,12 @@ export function PromptBox(props: PromptBoxProps) {
         data-ready={ready}
         placeholder={
           props.readOnly
-            ? 'This session is open in another tab: read-only here.'
+            ? 'Open in another tab: read-only here.'
             : !ready
               ? 'Starting the sandbox…'
               : running
-                ? 'The agent is working. Type the next prompt: Enter queues it.'
-                : 'Ask tabcode to read, change or run something in the project…'
+                ? 'Working… Enter queues your next prompt.'
+                : 'Ask tabcode to read, change or run code…'
         }
         onChange={(e) => {
           walk.current = null;

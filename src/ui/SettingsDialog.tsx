@@ -230,7 +230,9 @@ export function SettingsDialog({
             onChange={(e) => setDraft({ ...draft, baseURL: e.target.value })}
           />
           <span className="field-help">
-            https://api.anthropic.com, your own proxy, or /api/anthropic for the dev server's proxy.
+            {import.meta.env.DEV
+              ? "https://api.anthropic.com, your own proxy, or /api/anthropic for the dev server's proxy."
+              : 'https://api.anthropic.com, or your own proxy to the Messages API.'}
           </span>
         </label>
         {confirmHost && (
@@ -257,13 +259,20 @@ export function SettingsDialog({
             data-testid="fetch-proxy-input"
             value={draft.fetchProxy}
             spellCheck={false}
-            placeholder="(none: the dev server's /api/fetch, else direct)"
+            placeholder={
+              import.meta.env.DEV
+                ? "(none: the dev server's /api/fetch, else direct)"
+                : "(none: this site's /api/fetch if it has one, else direct)"
+            }
             aria-invalid={!fetchProxyValid}
             onChange={(e) => setDraft({ ...draft, fetchProxy: e.target.value })}
           />
           <span className="field-help">
             Pages cannot read most sites (CORS). Where the API has no server-side web fetch, WebFetch asks
-            this proxy (<code>?url=</code>); the dev server has one at /api/fetch.
+            this proxy (<code>?url=</code>);{' '}
+            {import.meta.env.DEV
+              ? 'the dev server has one at /api/fetch.'
+              : 'without one, WebFetch reads only sites that allow it.'}
           </span>
         </label>
         <div className="field-row">
