@@ -322,7 +322,10 @@ export function centroidOrder(
   const position = new Map(pool.tools.map((t, i) => [t, i]));
   const rescored = rescoreWithToolScores(
     ranked.map((r) => ({ doc: r.tool, score: r.score })),
-    (tool) => scores[position.get(tool) ?? -1],
+    (tool) =>
+      k.prec
+        ? coverage(vectors, toolVectorText(toolSearchDoc(tool)), query)
+        : scores[position.get(tool) ?? -1],
     k.top ?? 10,
     (k.beta ?? 0.2) * focus,
     k.raw || k.z ? 'none' : 'minmax',
@@ -357,4 +360,38 @@ export function centroidOrder(
     left.splice(bi, 1);
   }
   return [...picked, ...rescored.slice(head.length).map((r) => r.doc)];
+}
+
+/**
+ * How much of a tool's text the query speaks of (`prec`, BERTScore's precision direction): over the
+ * tool's distinct words, SIF-weighted, the best cosine of each with any query word (floored at 0).
+ */
+function coverage(vectors: WordVectors, toolText: string, query: string): number {
+  const d = vectors.dims;
+  const total = vectors.words.length;
+  const rowsOf = (text: string) => {
+    const out = new Set<number>();
+    for (const w of wordsOf(text)) {
+      if (w.length < 2 || STOP_WORDS.has(w)) continue;
+      const r = vectors.rows.get(w);
+      if (r !== undefined) out.add(r);
+    }
+    return [...out];
+  };
+  const q = rowsOf(query.slice(0, QUERY_VECTOR_CHARS));
+  if (q.length === 0) return 0;
+  let sum = 0;
+  let weights = 0;
+  for (const t of rowsOf(toolText)) {
+    const w = SIF_SMOOTHING / (SIF_SMOOTHING + zipfShare(t, total));
+    let best = 0;
+    for (const r of q) {
+      let c = 0;
+      for (let x = 0; x < d; x++) c += vectors.data[t * d + x] * vectors.data[r * d + x];
+      if (c > best) best = c;
+    }
+    sum += (w * best) / (127 * 127);
+    weights += w;
+  }
+  return weights ? sum / weights : 0;
 }

@@ -106,7 +106,10 @@
  *   vectors: 1 for a focused query, ~0.3 for a many-part question) 0.815 / 0.422 / 0.666 (^2:
  *   0.815 / 0.431 / 0.664); a tool scored by the query's best sentence (`sent`) 0.815 / 0.435 / 0.674
  *   (by clause 0.815 / 0.422 / 0.674); maximal marginal relevance over the re-scored head (`mmr` 0.1 /
- *   0.2 / 0.3) 0.815 / 0.413 / 0.671, 0.815 / 0.396 / 0.668, 0.815 / 0.396 / 0.663. Steps gain one query
+ *   0.2 / 0.3) 0.815 / 0.413 / 0.671, 0.815 / 0.396 / 0.668, 0.815 / 0.396 / 0.663; the tool's coverage by
+ *   the query instead of the centroid cosine (`prec`, BERTScore's precision direction: per tool word,
+ *   SIF-weighted, its best cosine with a query word; beta 0.1 / 0.2 / 0.3) 0.815 / 0.420 / 0.655,
+ *   0.815 / 0.420 / 0.655, 0.815 / 0.429 / 0.654. Steps gain one query
  *   of 27 ("get the latest card information" → search_cards) and MetaTool up to +0.02, but no setting
  *   keeps tasks: the same two questions lose a gold tool to neighbours of their main topic ("draft a
  *   Markdown intro" loses write_file to issue_write; "investment analysis on Nvidia's stock" loses
