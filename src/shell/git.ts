@@ -72,7 +72,7 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
   }
   if (out.problem !== 'git changes the repository') {
     // Operands of other subcommands may be files (add, rm, checkout...): maybe.
-    for (const w of rest) if (!w.text.startsWith('-')) out.paths.push(use(w, 'unknown', false, true));
+    for (const w of rest) if (!w.text.startsWith('-')) out.paths.push(use(w, 'unknown', false));
     return out;
   }
   if (sub === undefined || !GIT_READ_ONLY.has(sub)) {
@@ -80,7 +80,7 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
       sub,
       rest.map((w) => w.text),
     );
-    for (const w of rest) if (!w.text.startsWith('-')) out.paths.push(use(w, 'unknown', false, true));
+    for (const w of rest) if (!w.text.startsWith('-')) out.paths.push(use(w, 'unknown', false));
     if (sub !== undefined) out.problem = `git ${sub} is not a read-only git command`;
     return out;
   }

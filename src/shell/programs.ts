@@ -101,19 +101,34 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
 }
 
 /**
- * A program the analysis does not know: every operand and option value may be a file, of any use, or a
- * directory it works through (`tar -xf x.tar -C config`, `unzip -d dir`): a rule about anything inside
- * it may match too.
+ * Options of programs the analysis does not know that usually name a directory the program works in
+ * (`tar -xf x.tar -C config`, `unzip -d dir`, `make -C dir`, `--target-directory=dir`).
+ */
+const DIRECTORY_OPTION =
+  /^(-[CdtP]|--(directory|target-directory|output-dir|destination|prefix|dest|chdir|cwd|root))$/;
+
+/**
+ * A program the analysis does not know: every operand and option value may be a file, of any use; the
+ * value of a directory option may be a directory it works through, so a rule about anything inside it
+ * may match too.
  */
 function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts {
   const out = facts();
   const a = parseArgs(args, { unknown: true });
+  const directories = new Set<ShellWord>();
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i].text;
+    const eq = t.indexOf('=');
+    if (DIRECTORY_OPTION.test(t) && args[i + 1]) directories.add(args[i + 1]);
+    else if (t.startsWith('--') && eq > 0 && DIRECTORY_OPTION.test(t.slice(0, eq)))
+      out.paths.push(use({ ...args[i], text: t.slice(eq + 1) }, 'unknown', false, true));
+  }
   for (const w of [...a.operands, ...a.unknownValues]) {
-    out.paths.push(use(w, 'unknown', false, true));
+    out.paths.push(use(w, 'unknown', false, directories.has(w)));
     // `dd of=FILE`, `make DESTDIR=dir`: the value may be a file too.
     const eq = w.text.indexOf('=');
     if (!w.dynamic && eq > 0 && eq < w.text.length - 1)
-      out.paths.push(use({ ...w, text: w.text.slice(eq + 1) }, 'unknown', false, true));
+      out.paths.push(use({ ...w, text: w.text.slice(eq + 1) }, 'unknown', false));
   }
   out.problem = `${name} is not a known read-only command`;
   return out;

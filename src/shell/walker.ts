@@ -271,7 +271,7 @@ export class Walker {
         this.text(inv.text.text, copyScope(scope), depth);
         container = true;
       } else opaque = true;
-    } else if (interpreterCode(un.words) === 'inline' || interpreterCode(un.words) === 'stdin') opaque = true;
+    } else if (interpreterCode(un.words) !== null) opaque = true;
     const facts = programFacts(un.words);
     for (const s of facts.scripts) this.text(s, copyScope(scope), depth);
     for (const t of facts.evaluatedTexts) this.evaluated(t, scope, depth);
@@ -455,9 +455,9 @@ export class Walker {
         this.inner(cmd, asWritten, scope, depth);
       }
     } else {
-      // Inline code (`node -e`, `python3 -c`) or code from standard input: it may do anything.
-      const code = interpreterCode(inner);
-      if (code === 'inline' || code === 'stdin') opaque = true;
+      // Inline code (`node -e`, `python3 -c`), code from standard input or a script file (as for a
+      // shell's script): code the analysis cannot see, which may do anything.
+      if (interpreterCode(inner) !== null) opaque = true;
     }
 
     if (un.xargs) {

@@ -317,6 +317,8 @@ const INTERPRETER_CODE_FLAGS: Record<string, readonly string[]> = {
   nodejs: ['-e', '--eval', '-p', '--print', '-pe'],
   bun: ['-e', '--eval', '-p', '--print'],
   js: ['-e'],
+  // just-bash's JavaScript runner.
+  'js-exec': ['-c'],
   deno: ['eval'],
   perl: ['-e', '-E'],
   ruby: ['-e'],
@@ -329,7 +331,7 @@ const INTERPRETER_CODE_FLAGS: Record<string, readonly string[]> = {
 /**
  * How an interpreter call gets its code: `inline` (`node -e`, `python3 -c`: the code is in the command,
  * and may do anything), `stdin` (no script: a here-doc or a pipe feeds it), `file` (a script), or null
- * when the program is not an interpreter.
+ * when the program is not an interpreter or runs no code (`node --version`).
  */
 export function interpreterCode(words: readonly ShellWord[]): 'inline' | 'stdin' | 'file' | null {
   const name = words[0]?.text ?? '';
@@ -344,6 +346,6 @@ export function interpreterCode(words: readonly ShellWord[]): 'inline' | 'stdin'
     if (w.text === '-') return 'stdin';
     if (!w.text.startsWith('-')) return 'file';
   }
-  // Only options: a version or help flag prints and exits; anything else reads code from stdin.
-  return words.slice(1).some((w) => /^(-v|-V|--version|-h|--help)$/.test(w.text)) ? 'file' : 'stdin';
+  // Only options: a version or help flag prints and exits (no code runs); anything else reads code from stdin.
+  return words.slice(1).some((w) => /^(-v|-V|--version|-h|--help)$/.test(w.text)) ? null : 'stdin';
 }

@@ -315,3 +315,33 @@ export const INTO_DIRECTORIES: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/**
+ * Interpreters running code the line does not show, as `sh ./cleanup.sh` does: a script file, and
+ * just-bash's own JavaScript runner with inline code (no interpreter in this sandbox: decisions only).
+ */
+export const INTERPRETED: BypassCase[] = [
+  {
+    what: 'python3 running a script file',
+    setup: ['echo \'import shutil; shutil.rmtree("src")\' > cleanup.py'],
+    command: 'python3 cleanup.py',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'node running a script file',
+    setup: ['echo \'require("fs").rmSync("src", { recursive: true })\' > cleanup.js'],
+    command: 'node ./cleanup.js',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'js-exec -c inline code',
+    command: `js-exec -c "require('fs').writeFileSync('config/prod.env', 'x')"`,
+    effect: PROD,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];

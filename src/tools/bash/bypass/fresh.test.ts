@@ -7,6 +7,7 @@ import {
   CONFIGURED_PROGRAMS,
   ENV_SPELLINGS,
   GIT_ENVIRONMENT,
+  INTERPRETED,
   INTO_DIRECTORIES,
   OPERAND_WRITES,
   PROGRAM_PATHS,
@@ -45,4 +46,8 @@ describe('bypass corpus: programs named by their path in a system bin directory'
 
 describe('bypass corpus: writes into a denied directory named alone', () => {
   it.each(INTO_DIRECTORIES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: interpreters running code the line does not show', () => {
+  it.each(INTERPRETED.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });

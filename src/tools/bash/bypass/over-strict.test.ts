@@ -4,7 +4,7 @@
  * Through the real tool-call path in the real sandbox.
  */
 import { describe, expect, it } from 'vitest';
-import { decisionOf } from './harness.ts';
+import { RULES as CORPUS_RULES, decisionOf } from './harness.ts';
 
 const RULES = { deny: ['Bash(rm:*)', 'Bash(curl *)'], allow: ['Bash(git rm:*)'] };
 
@@ -41,5 +41,11 @@ describe('words that only look like a denied program ask', () => {
 
   it('an allow rule lets the command it names run when nothing denied surely runs', async () => {
     expect(await decisionOf('git rm --cached f', 'default', { allow: ['Bash(git rm:*)'] })).toBe('allow');
+  });
+
+  it('bypassPermissions runs what no rule names, though path rules exist (an operand is not a directory)', async () => {
+    for (const command of ['npm test', 'npm run build', 'git commit -m msg', 'make all', 'node --version']) {
+      expect(await decisionOf(command, 'bypassPermissions', CORPUS_RULES), command).toBe('allow');
+    }
   });
 });
