@@ -237,6 +237,18 @@ describe('session model', () => {
     await session.dispose();
   });
 
+  it('a new session that shows only a local entry writes nothing and does not stay "saving"', async () => {
+    const base = createSessionsStore(`model-test-${Math.random()}`);
+    const { store, patches } = recording(base);
+    const model = createSessionModel({ record: newSessionRecord(), agent: await agent(), store });
+    model.local({ type: 'local-command', input: 'ls', output: 'a.txt\n', tone: 'ok' });
+    await model.flush();
+    expect(model.getState().transcript.items.length).toBe(1);
+    expect(model.getState().save).toBe('saved');
+    expect(patches).toEqual([]);
+    expect(await base.load(model.id)).toBeUndefined();
+  });
+
   it('renames and keeps the title across saves', async () => {
     const store = createSessionsStore(`model-test-${Math.random()}`);
     const session = await agent();

@@ -159,6 +159,9 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
     const target = latest;
     if (readOnly || empty()) {
       projectDirty = false;
+      // Nothing of this session is kept in the store yet (a page notice, a `!` command's output, which
+      // the habit keeps with the prompt it goes with): nothing is waiting to be written.
+      if (!readOnly && saveState === 'pending') saveState = 'saved';
       show(target);
       return;
     }
