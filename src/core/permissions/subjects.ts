@@ -49,8 +49,19 @@ export function candidateCwds(env: PathEnv, trail: readonly string[] | null): st
   return set;
 }
 
+/**
+ * Links the kernel makes to another process's directories or open files (`/proc/self/cwd/.env` is the
+ * cwd's `.env`, `/proc/self/root` is `/`): where they lead is only known at run time.
+ */
+const PROC_LINK = /^\/proc\/[^/]+\/(cwd|root|fd|fdinfo|map_files|task)(\/|$)|^\/dev\/fd\/[^/]+\//;
+
 /** The absolute paths a path reference may name, or null when that is only known at run time. */
 export function resolveRef(env: PathEnv, ref: ShellPathRef): string[] | null {
+  const paths = resolveRefText(env, ref);
+  return paths?.some((p) => PROC_LINK.test(p)) ? null : paths;
+}
+
+function resolveRefText(env: PathEnv, ref: ShellPathRef): string[] | null {
   if (ref.dynamic) return null;
   const t = ref.text;
   if (ref.tilde && (t === '~' || t.startsWith('~/'))) {

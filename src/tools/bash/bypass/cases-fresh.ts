@@ -345,3 +345,28 @@ export const INTERPRETED: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/** Kernel links to a process's cwd and root lead anywhere (Linux bash; just-bash has no such links). */
+export const PROC_LINKS: BypassCase[] = [
+  {
+    what: 'the cwd through /proc/self/cwd',
+    command: 'cat /proc/self/cwd/.env',
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'the root through /proc/self/root',
+    command: 'cat /proc/self/root/home/user/project/secrets/key.pem',
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'a write through /proc/$$/cwd',
+    command: 'echo x > /proc/1/cwd/config/prod.env',
+    effect: PROD,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];

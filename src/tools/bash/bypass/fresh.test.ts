@@ -10,6 +10,7 @@ import {
   INTERPRETED,
   INTO_DIRECTORIES,
   OPERAND_WRITES,
+  PROC_LINKS,
   PROGRAM_PATHS,
   SED_LABELS,
   WRAPPER_SPELLINGS,
@@ -50,4 +51,8 @@ describe('bypass corpus: writes into a denied directory named alone', () => {
 
 describe('bypass corpus: interpreters running code the line does not show', () => {
   it.each(INTERPRETED.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: kernel links to a process's directories", () => {
+  it.each(PROC_LINKS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
