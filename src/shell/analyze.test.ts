@@ -77,6 +77,16 @@ describe('splitting a command line into what it runs', () => {
     expect((await analyzeShellCommand(heredoc)).parsed).toBe(true);
   });
 
+  it('brace expansion is analysed: its words are paths known at run time, its substitutions are walked', async () => {
+    const ls = await analyzeShellCommand('ls {src,test}/*.js');
+    expect(ls).toMatchObject({ parsed: true, readOnly: true });
+    expect(ls.commands[0].paths.map((p) => [p.access, p.dynamic])).toEqual([['read', true]]);
+    const inner = await analyzeShellCommand('echo {$(rm -f a.txt),b}');
+    expect(inner.parsed).toBe(true);
+    expect(inner.commands.map((c) => c.words[0].text)).toEqual(['rm', 'echo']);
+    expect(inner.readOnly).toBe(false);
+  });
+
   it('what the parser refuses is unparseable (the engine asks)', async () => {
     for (const command of ['echo "open', 'if true; then', ')', 'coproc x', 'echo $(ls']) {
       const m = await analyzeShellCommand(command);

@@ -189,7 +189,13 @@ export function scanExpansions(node: unknown, facts: ExpansionFacts): void {
   const n = node as { type?: string } & Record<string, unknown>;
   // Plain text parts expand to themselves.
   if (n.type === 'Literal' || n.type === 'SingleQuoted' || n.type === 'Escaped' || n.type === 'Glob') return;
-  if (n.type === 'Word' && (n.parts as { type: string }[]).every((p) => PLAIN_PARTS.has(p.type))) return;
+  // (A brace expansion's item is { type: 'Word', word }: no parts of its own; its word is walked below.)
+  if (
+    n.type === 'Word' &&
+    Array.isArray(n.parts) &&
+    n.parts.every((p: { type: string }) => PLAIN_PARTS.has(p.type))
+  )
+    return;
   switch (n.type) {
     case 'CommandSubstitution':
     case 'ProcessSubstitution':

@@ -241,7 +241,7 @@ describe('session model', () => {
     const base = createSessionsStore(`model-test-${Math.random()}`);
     const { store, patches } = recording(base);
     const model = createSessionModel({ record: newSessionRecord(), agent: await agent(), store });
-    model.local({ type: 'local-command', input: 'ls', output: 'a.txt\n', tone: 'ok' });
+    model.local({ type: 'local-command', input: 'ls', output: 'a.txt\n', tone: 'info' });
     await model.flush();
     expect(model.getState().transcript.items.length).toBe(1);
     expect(model.getState().save).toBe('saved');

@@ -370,3 +370,29 @@ export const PROC_LINKS: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/**
+ * Brace expansion: `{a,b}` makes several words (just-bash expands it as bash does). The analysis crashed
+ * on it (every such line counted as unparsed); analysed now, a word in braces is a path known only at
+ * run time, so a rule that may match it still asks or denies.
+ */
+export const BRACES: BypassCase[] = [
+  {
+    what: 'a denied read through braces',
+    command: 'cat {.env,README.md}',
+    effect: { leaks: true },
+    bypass: 'ask',
+  },
+  {
+    what: 'a denied write through braces',
+    command: 'echo x | tee {config/prod.env,notes.txt}',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'a denied program inside a brace item',
+    command: 'echo {$(rm -f src/app.ts),b}',
+    effect: APP,
+    bypass: 'deny',
+  },
+];

@@ -4,6 +4,7 @@
  */
 import { describe, it } from 'vitest';
 import {
+  BRACES,
   CONFIGURED_PROGRAMS,
   ENV_SPELLINGS,
   GIT_ENVIRONMENT,
@@ -55,4 +56,8 @@ describe('bypass corpus: interpreters running code the line does not show', () =
 
 describe("bypass corpus: kernel links to a process's directories", () => {
   it.each(PROC_LINKS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: brace expansion', () => {
+  it.each(BRACES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
