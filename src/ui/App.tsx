@@ -90,7 +90,9 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
   const wb = useWorkbench({ createSession, initialSettings, ...stores });
   const { agent, view, prefs, settings } = wb;
   // What was typed but not saved in the session before a reload comes back into the box.
-  const [prompt, setPrompt] = useState(() => initialPromptText(embed?.prompt ?? ''));
+  // An embed keeps nothing across a reload or a new step (its stores are in memory): its prompt is the
+  // host's, and unsent texts are the stand-alone page's only (an embed's would reach the host's storage).
+  const [prompt, setPrompt] = useState(() => (embed ? (embed.prompt ?? '') : initialPromptText('')));
   const [queue, setQueue] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -110,6 +112,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
   const running = Boolean(view?.transcript.running) || sending;
   const shownPrompts = useMemo(() => items.filter((i) => i.kind === 'user').length, [items]);
   const unsent = useUnsentPrompts({
+    enabled: !embed,
     prompt,
     setPrompt,
     queue,

@@ -75,6 +75,8 @@ export function initialPromptText(initial: string): string {
 }
 
 export interface UnsentPromptsInput {
+  /** False: nothing is read or written (an embed, whose sessions are not kept either). */
+  enabled: boolean;
   /** The prompt box's text. */
   prompt: string;
   setPrompt: (update: (prompt: string) => string) => void;
@@ -96,8 +98,10 @@ export interface UnsentPromptsInput {
  * shown state has its turn running (the prompt is then in IndexedDB) or the send ends without one.
  */
 export function useUnsentPrompts(input: UnsentPromptsInput): { sent: (text: string) => void } {
-  const { prompt, setPrompt, queue, sessionId, shownPrompts, shownRunning, sending } = input;
-  const [inFlight, setInFlight] = useState<SentPrompt | null>(() => readUnsent().sent ?? null);
+  const { enabled, prompt, setPrompt, queue, sessionId, shownPrompts, shownRunning, sending } = input;
+  const [inFlight, setInFlight] = useState<SentPrompt | null>(() =>
+    enabled ? (readUnsent().sent ?? null) : null,
+  );
   /** The in-flight prompt came from before the reload: settled once the restored session is shown. */
   const [restoring, setRestoring] = useState(() => inFlight !== null);
   // Its turn is shown running (so its prompt is saved), or the send ended (refused: nothing to keep).
@@ -112,13 +116,13 @@ export function useUnsentPrompts(input: UnsentPromptsInput): { sent: (text: stri
   }, [restoring, sessionId, shownPrompts, inFlight, setPrompt]);
   // A layout effect runs in the render's commit: before a reload queued behind the keypress.
   useLayoutEffect(() => {
-    writeUnsent({ texts: [...queue, prompt], ...(inFlight ? { sent: inFlight } : {}) });
-  }, [inFlight, queue, prompt]);
+    if (enabled) writeUnsent({ texts: [...queue, prompt], ...(inFlight ? { sent: inFlight } : {}) });
+  }, [enabled, inFlight, queue, prompt]);
   const sent = useCallback(
     (text: string) => {
-      if (sessionId !== undefined) setInFlight({ text, session: sessionId, shownPrompts });
+      if (enabled && sessionId !== undefined) setInFlight({ text, session: sessionId, shownPrompts });
     },
-    [sessionId, shownPrompts],
+    [enabled, sessionId, shownPrompts],
   );
   return { sent };
 }
