@@ -44,7 +44,7 @@ export const notFound = (message = 'Not found'): ApiError => ({
 
 /**
  * The HTTP error of a fault that fails before any byte of the answer, or null for faults that happen
- * inside a 200 stream (`cut_stream`, `stream_error`).
+ * inside a 200 stream or never answer (`cut_stream`, `stream_error`, `hang`, `malformed`).
  */
 export function faultError(fault: Fault): ApiError | null {
   switch (fault.kind) {
@@ -71,6 +71,8 @@ export function faultError(fault: Fault): ApiError | null {
       return { status: fault.status, type: fault.type, message: fault.message };
     case 'cut_stream':
     case 'stream_error':
+    case 'hang':
+    case 'malformed':
       return null;
   }
 }

@@ -1,6 +1,6 @@
 import type { APIError } from '@anthropic-ai/sdk';
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type MockApi, startMockApi } from './server.ts';
 
 let api: MockApi;
@@ -162,5 +162,48 @@ describe('faults and SDK retries', () => {
     expect(message.content[0]).toMatchObject({ text: 'Hello after the fault.' });
     expect(api.requests[0].status).toBe(500);
     expect(api.requests[0].error).toContain('boom');
+  });
+
+  it('malformed: a data line that is not JSON after some events makes the stream reject; not retried by the SDK', async () => {
+    api.script([
+      {
+        content: [{ type: 'text', text: 'a partial answer in words' }],
+        fault: { kind: 'malformed', afterEvents: 4 },
+      },
+      hello,
+    ]);
+    const stream = client(2).messages.stream(params);
+    const texts: string[] = [];
+    stream.on('text', (t) => texts.push(t));
+    await expect(stream.finalMessage()).rejects.toThrow(/JSON/);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(api.requests).toHaveLength(1);
+    expect(api.pending()).toBe(1);
+  });
+
+  it('hang: with afterEvents the stream starts and goes quiet; without, not a byte comes', async () => {
+    api.script([
+      {
+        content: [{ type: 'text', text: 'a partial answer in words' }],
+        fault: { kind: 'hang', afterEvents: 4 },
+      },
+      { fault: { kind: 'hang' } },
+    ]);
+    const quiet = new AbortController();
+    const stream = client(0).messages.stream(params, { signal: quiet.signal });
+    const texts: string[] = [];
+    stream.on('text', (t) => {
+      texts.push(t);
+      setTimeout(() => quiet.abort(), 100);
+    });
+    await expect(stream.finalMessage()).rejects.toThrow();
+    expect(texts).toHaveLength(1);
+    expect(api.requests[0]).toMatchObject({ status: 200, fault: 'hang' });
+    const silent = await client(0)
+      .messages.create(params, { timeout: 200 })
+      .catch((e: unknown) => e);
+    expect(silent).toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
+    expect(api.requests[1].status).toBe(0);
+    await vi.waitFor(() => expect(api.requests.every((r) => r.aborted)).toBe(true));
   });
 });

@@ -196,6 +196,10 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       if (err) return fail(err);
       if (!record.stream && fault.kind === 'stream_error') return fail(streamErrorAsHttp(fault));
       if (!record.stream && fault.kind === 'cut_stream') return void req.socket.destroy();
+      if (fault.kind === 'hang' && (fault.afterEvents === undefined || !record.stream)) {
+        // Not a byte: the request is held until the client gives up.
+        return holdOpen(res, record);
+      }
     }
 
     const content =
@@ -207,6 +211,10 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
 
     if (!record.stream) {
       record.status = 200;
+      if (fault?.kind === 'malformed') {
+        res.writeHead(200, { ...baseHeaders(req, rid), 'content-type': 'application/json' });
+        return void res.end(fault.line ?? JSON.stringify(message).slice(0, 40));
+      }
       return sendJson(req, res, rid, 200, message);
     }
     await streamMessage(req, res, rid, record, message, spec);
@@ -229,6 +237,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       limit = fault.afterEvents ?? 1;
       tail = errorEvent(fault.type ?? 'overloaded_error', fault.message ?? 'Overloaded');
     }
+    if (fault?.kind === 'hang' || fault?.kind === 'malformed') limit = fault.afterEvents ?? 3;
     limit = Math.min(limit, events.length);
 
     let closed = false;
@@ -254,6 +263,14 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     if (tail) {
       if (delay > 0) await sleep(delay);
       if (!closed) res.end(formatEvent(tail));
+      return;
+    }
+    if (fault?.kind === 'hang') return holdOpen(res, record);
+    if (fault?.kind === 'malformed') {
+      const next = events[limit] ?? events[events.length - 1];
+      const line = fault.line ?? JSON.stringify(next.data).slice(0, 20);
+      if (delay > 0) await sleep(delay);
+      if (!closed) res.end(`event: ${next.event}\ndata: ${line}\n\n`);
       return;
     }
     if (fault?.kind === 'cut_stream') {
@@ -325,6 +342,17 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
         server.closeAllConnections();
       }),
   };
+}
+
+/** Keeps a response open without writing to it, until the client closes it (then marked aborted). */
+function holdOpen(res: ServerResponse, record: RecordedRequest): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (res.destroyed) return resolve();
+    res.on('close', () => {
+      record.aborted = true;
+      resolve();
+    });
+  });
 }
 
 /** By default a cut stream stops after the second input_json_delta (or halfway through the events). */

@@ -66,6 +66,12 @@ export type ScriptedBlock =
  *   error type (default `overloaded_error`), and the stream ends, as the real API does mid-stream.
  *   The SDK does not retry it. A non-streaming request gets the equivalent HTTP error instead.
  * - `http`: any status with an error body `{type, message}`.
+ * - `hang`: the connection stays open and goes quiet. Without `afterEvents`: not a byte is answered (no
+ *   status, no headers), as a stuck proxy or a dead route; with it: 200, that many events, then nothing.
+ *   Held until the client gives up (or the server closes).
+ * - `malformed`: 200, `afterEvents` events (default 3), then an SSE data line that is not JSON (`line`,
+ *   default a JSON object cut in half), then the stream ends: a proxy or a broken connection that mangled
+ *   the stream. A non-streaming request gets a 200 whose body is not JSON.
  */
 export type Fault =
   | { kind: 'rate_limit'; retryAfterSec?: number }
@@ -73,7 +79,9 @@ export type Fault =
   | { kind: 'overloaded'; retryAfterMs?: number }
   | { kind: 'cut_stream'; afterEvents?: number }
   | { kind: 'stream_error'; afterEvents?: number; type?: string; message?: string }
-  | { kind: 'http'; status: number; type: string; message: string };
+  | { kind: 'http'; status: number; type: string; message: string }
+  | { kind: 'hang'; afterEvents?: number }
+  | { kind: 'malformed'; afterEvents?: number; line?: string };
 
 /** One assistant turn: what the mock model says, how fast, or how it fails. */
 export interface TurnSpec {

@@ -18,6 +18,12 @@ export const MAX_STREAM_RETRIES = 2;
 export const STREAM_RETRY_BASE_MS = 500;
 /** Times the SDK retries a failed request (429, 5xx, connection errors) before the loop sees the error. */
 export const MODEL_MAX_RETRIES = 2;
+/**
+ * A model request that gets no byte for this long (no headers yet, or no chunk of the stream, whose
+ * pings count) is taken for a dead connection: given up and sent again (src/core/model/stall-guard.ts).
+ * The SDK's own timeout stops at the headers, so a stream that goes quiet after them waited for ever.
+ */
+export const STREAM_IDLE_TIMEOUT_MS = 120_000;
 
 /** Default model and output budget. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';

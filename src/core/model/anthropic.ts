@@ -3,17 +3,20 @@
  * retries on 429/5xx (with retry-after); failures that remain become QueryErrors for the page.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { MODEL_MAX_RETRIES } from '../constants.ts';
+import { MODEL_MAX_RETRIES, STREAM_IDLE_TIMEOUT_MS } from '../constants.ts';
 import { messageOf } from '../errors.ts';
 import type { QueryError } from '../events.ts';
+import { stallGuardedFetch, stallOf } from './stall-guard.ts';
 
 export interface ModelClientSettings {
   apiKey: string;
   /** Default https://api.anthropic.com; the dev proxy is `${origin}/api/anthropic`. */
   baseURL?: string;
   maxRetries?: number;
-  /** Per-request timeout, ms. */
+  /** Per-request timeout, ms (the SDK's: until the response's headers). */
   timeoutMs?: number;
+  /** A request with no byte for this long is given up (STREAM_IDLE_TIMEOUT_MS; 0: never). */
+  idleTimeoutMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -26,7 +29,10 @@ export function createAnthropicClient(settings: ModelClientSettings): Anthropic 
     dangerouslyAllowBrowser: true,
     maxRetries: settings.maxRetries ?? MODEL_MAX_RETRIES,
     timeout: settings.timeoutMs ?? 10 * 60_000,
-    ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    fetch: stallGuardedFetch(
+      settings.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      settings.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS,
+    ),
   });
 }
 
@@ -46,6 +52,17 @@ const codeOf = (status: number | undefined) => (status === undefined ? '' : ` ($
 /** Turns anything the SDK throws into a QueryError with a plain message. Never throws. */
 export function classifyApiError(err: unknown): QueryError {
   if (err instanceof Anthropic.APIUserAbortError) return { kind: 'aborted', message: 'Request aborted.' };
+  const stall = stallOf(err);
+  if (stall) {
+    const seconds =
+      stall.idleMs < 10_000 ? (stall.idleMs / 1000).toFixed(1) : Math.round(stall.idleMs / 1000);
+    return {
+      kind: 'network',
+      message: stall.midStream
+        ? `The reply stalled: nothing came from the API for ${seconds} s, so it was given up.`
+        : `The API did not answer: no response in ${seconds} s (the connection hung). Check your connection or the base URL in Settings.`,
+    };
+  }
   if (err instanceof Anthropic.APIConnectionError) {
     return {
       kind: 'network',
