@@ -13,8 +13,10 @@ export type ValueKind =
   | 'write'
   /** A directory the program writes into. */
   | 'write-dir'
-  /** A command line or program the program runs. */
+  /** A program the program runs (its name, maybe with arguments). */
   | 'exec'
+  /** A shell command line the program runs with `sh -c` (`split --filter`, `tar --to-command`). */
+  | 'shell'
   /** Anything else (a number, a pattern, a format). */
   | 'value';
 
@@ -54,7 +56,8 @@ function lookup(table: Record<string, string> | undefined, name: string): { name
   if (name in table) return { name, value: table[name] };
   // getopt_long takes an unambiguous prefix; a prefix of a dangerous option is read as it (safe side).
   // Of several candidates, the one that runs or writes something counts.
-  const rank = (v: string) => ['exec', 'write', 'write-dir', 'read'].findIndex((k) => v.startsWith(k)) >>> 0;
+  const rank = (v: string) =>
+    ['exec', 'shell', 'write', 'write-dir', 'read'].findIndex((k) => v.startsWith(k)) >>> 0;
   const candidates = Object.keys(table)
     .filter((k) => k.startsWith(name))
     .sort((a, b) => rank(table[a]) - rank(table[b]));

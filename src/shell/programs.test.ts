@@ -33,7 +33,19 @@ describe('option values that are files', () => {
     // The destination may be a directory: the files written inside it count too.
     ['cp a b c/', ['read:a', 'read:b', 'write:c/', 'write:c/a', 'write:c/b']],
     ['cp -t dir a b', ['read:a', 'read:b', 'write:dir/a', 'write:dir/b', 'write:dir']],
-    ['mv a b', ['write:a', 'write:b', 'write:b/a']],
+    // A moved file's content stays readable under the new name: the source is read too.
+    ['mv a b', ['read:a', 'write:a', 'write:b', 'write:b/a']],
+    ['gzip -c a', ['read:a', 'write:a']],
+    ['split -l 1 in out', ['read:in', 'write:out', 'write:out*']],
+    ['sed -i s/x/y/ f', ['read:f', 'write:f']],
+    ['zip out.zip a', ['read:out.zip', 'write:out.zip', 'read:a']],
+    // A hard link: the source is written through the new name.
+    ['ln a b', ['read:a', 'write:a', 'write:b', 'write:b/a']],
+    ['ln -s a b', ['read:a', 'write:b', 'write:b/a']],
+    ['cp -al a b', ['read:a', 'write:a', 'write:b', 'write:b/a']],
+    ['tar -xf x.tar -C dir', ['read:x.tar', 'write:dir']],
+    ['tar cf out.tar a', ['read:a', 'read:out.tar', 'write:out.tar']],
+    ['tar -tf x.tar', ['read:x.tar']],
     ['chmod +x run.sh', ['write:run.sh']],
     ['uniq in out', ['read:in', 'write:out']],
     ['tee -a log < in', ['write:log', 'read:in']],

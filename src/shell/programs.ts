@@ -9,6 +9,7 @@ import { gitFacts } from './git.ts';
 import { type ParsedArgs, parseArgs, valueAccess } from './options.ts';
 import { analyzeSed } from './sed.ts';
 import { changesShellState, NAME_BUILTINS, SPECS, type Spec } from './specs.ts';
+import { tarFacts } from './tar.ts';
 import { analyzeTest } from './test-expr.ts';
 import type { ShellWord } from './types.ts';
 
@@ -47,6 +48,19 @@ function intoDirectory(dir: ShellWord, sources: readonly ShellWord[]): ShellWord
   });
 }
 
+/** A file read and written in place (`gzip x`, `sed -i`, `mv x y`'s x): both kinds of rule meet it. */
+export const readAndWritten = (w: ShellWord, recursive = false): PathUse[] => [
+  use(w, 'read', true, recursive),
+  use(w, 'write', true, recursive),
+];
+
+/** `ln` without -s, `cp -l` / `--link`, `link`: the new name is a hard link to the source. */
+function hardLinks(name: string, a: ParsedArgs): boolean {
+  if (name === 'link') return true;
+  if (name === 'ln') return !a.flags.has('-s') && !a.flags.has('--symbolic');
+  return name === 'cp' && (a.flags.has('-l') || a.flags.has('--link'));
+}
+
 /** Paths of the operands, by the spec's rule. */
 function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolean): PathUse[] {
   const ops = a.operands.filter((w) => w.text !== '-' || w.dynamic);
@@ -65,6 +79,25 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
       return ops.map((w) => use(w, 'read', true, recursive));
     case 'write':
       return ops.map((w) => use(w, 'write', true, recursive));
+    case 'modify':
+      return ops.flatMap((w) => readAndWritten(w, recursive));
+    case 'archive': {
+      const [archive, ...members] = ops;
+      return archive
+        ? [...readAndWritten(archive), ...members.map((w) => use(w, 'read', true, recursive))]
+        : [];
+    }
+    case 'split': {
+      // `split [IN [PREFIX]]`: IN is read (`-` or none: standard input); PREFIXaa, PREFIXab... are written.
+      const [input, prefix] = a.operands;
+      const out = input && ops[0] === input ? [use(input, 'read', true)] : [];
+      const base = prefix ?? { text: 'x', dynamic: false, glob: false };
+      return [
+        ...out,
+        use(base, 'write', true),
+        use({ ...base, text: `${base.text}*`, glob: true }, 'write', true),
+      ];
+    }
     case 'pattern': {
       const given = spec.patternOptions?.some((o) => a.flags.has(o));
       const files = given ? ops : ops.slice(1);
@@ -79,22 +112,26 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
     }
     case 'copy':
     case 'move': {
-      const source = spec.operands === 'move' ? 'write' : 'read';
+      // A moved file's content goes on being readable under the new name; a hard link (`ln` without -s,
+      // `cp -l`, `link`) makes the source writable under the new name: read and written, both.
+      const aliased = spec.operands === 'move' || hardLinks(name, a);
+      const sources = (ws: readonly ShellWord[]): PathUse[] =>
+        ws.flatMap((w) => (aliased ? readAndWritten(w, recursive) : [use(w, 'read', true, recursive)]));
       const targetDir = a.values.find((v) => v.kind === 'write-dir');
       if (targetDir) {
         return [
-          ...ops.map((w) => use(w, source, true, recursive)),
+          ...sources(ops),
           ...intoDirectory(targetDir.word, ops).map((w) => use(w, 'write', true, recursive)),
         ];
       }
-      if (ops.length === 1) return [use(ops[0], source, true, recursive)];
+      if (ops.length === 1) return sources(ops);
       const dest = ops[ops.length - 1];
-      const sources = ops.slice(0, -1);
+      const from = ops.slice(0, -1);
       // `cp x config` writes config/x when config is a directory (the usual case): both are written.
       return [
-        ...sources.map((w) => use(w, source, true, recursive)),
+        ...sources(from),
         use(dest, 'write', true, recursive),
-        ...intoDirectory(dest, sources).map((w) => use(w, 'write', true, recursive)),
+        ...intoDirectory(dest, from).map((w) => use(w, 'write', true, recursive)),
       ];
     }
   }
@@ -260,6 +297,7 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   if (/^(g|m|n)?awk$/.test(name)) return analyzeAwk(args);
   if (name === 'find') return findFacts(args);
   if (name === 'git') return gitFacts(args);
+  if (name === 'tar') return tarFacts(args);
   if (name === 'test' || name === '[') return analyzeTest(name, args);
   if (name === 'printf' && (args[0]?.dynamic || args[0]?.text.startsWith('-v'))) {
     // `printf -v NAME`: the name (a subscript in it is evaluated); a run-time first word may be -v.
@@ -293,17 +331,25 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   }
   // Values of options the spec does not know: maybe files.
   for (const w of a.unknownValues) out.paths.push(use(w, 'unknown', false));
+  // A command line the program runs with `sh -c`: walked as shell when it is known.
+  for (const v of a.values) {
+    if (v.kind !== 'shell') continue;
+    if (v.word.dynamic) out.opaque = true;
+    else out.scripts.push(v.word.text);
+  }
   out.destructive = spec.destructive === true;
   if (spec.readOnly !== true) {
     out.problem = spec.readOnly;
     return out;
   }
+  const shell = a.values.find((v) => v.kind === 'shell');
   const exec = a.values.find((v) => v.kind === 'exec');
   const write = a.values.find((v) => v.kind === 'write' || v.kind === 'write-dir');
   if (exec) {
     out.problem = `${name} ${exec.option} runs a program`;
     out.opaque = true;
-  } else if (write) out.problem = `${name} ${write.option} writes a file`;
+  } else if (shell) out.problem = `${name} ${shell.option} runs a command`;
+  else if (write) out.problem = `${name} ${write.option} writes a file`;
   else if (a.effects.length > 0) out.problem = a.effects[0];
   else if (a.dynamicOption && dangerous(spec)) {
     out.problem = `an argument of ${name} only known at run time could be an option that writes or runs`;

@@ -247,8 +247,11 @@ export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
     const first = operands.shift();
     if (first) scripts.push(first);
   }
-  for (const w of operands)
-    paths.push({ word: w, access: inPlace ? 'write' : 'read', sure: true, recursive: false });
+  // In place, each file is read (what the script prints or writes elsewhere is its content) and rewritten.
+  for (const w of operands) {
+    paths.push({ word: w, access: 'read', sure: true, recursive: false });
+    if (inPlace) paths.push({ word: w, access: 'write', sure: true, recursive: false });
+  }
   if (scriptFile) {
     paths.push({ word: scriptFile.word, access: 'read', sure: true, recursive: false });
     facts.opaque = !sandbox;

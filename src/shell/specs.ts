@@ -10,6 +10,12 @@ export type OperandRule =
   | 'read'
   | 'write'
   | 'none'
+  /** Files read and rewritten in place (gzip, gunzip, patch): a Read rule and an Edit rule both meet them. */
+  | 'modify'
+  /** zip: the archive (read and rewritten), then the files it takes in (read). */
+  | 'archive'
+  /** split: an input file (read), then the prefix of the files it writes (`PREFIX*`, default `x` here). */
+  | 'split'
   /** A pattern or program first (unless given by an option), then files read. */
   | 'pattern'
   /** cp/mv/ln/install: sources, then the destination (or `-t DIR`). */
@@ -375,6 +381,8 @@ export const SPECS: Record<string, Spec> = {
     // A link to a directory exposes everything below it under another name.
     recursive: true,
   },
+  // `link FILE NAME`: a hard link, FILE's content under a second name (written through either).
+  link: { options: {}, operands: 'copy', readOnly: 'link creates a hard link' },
   chmod: {
     options: { long: { '--reference': 'read' } },
     operands: 'mode',
@@ -396,26 +404,32 @@ export const SPECS: Record<string, Spec> = {
   split: {
     options: {
       short: short('abCdeln'),
-      long: flagsOf('--suffix-length --additional-suffix --bytes --line-bytes --lines --number --filter'),
+      long: {
+        ...flagsOf('--suffix-length --additional-suffix --bytes --line-bytes --lines --number'),
+        // Runs `sh -c COMMAND` for each piece.
+        '--filter': 'shell',
+      },
     },
-    operands: 'write',
+    operands: 'split',
     readOnly: 'split writes files',
   },
   gzip: {
     options: { short: short('S'), long: flagsOf('--suffix') },
-    operands: 'write',
+    operands: 'modify',
     readOnly: 'gzip replaces files',
     destructive: true,
+    recursive: RECURSIVE_FLAGS,
   },
   gunzip: {
     options: { short: short('S'), long: flagsOf('--suffix') },
-    operands: 'write',
+    operands: 'modify',
     readOnly: 'gunzip replaces files',
     destructive: true,
+    recursive: RECURSIVE_FLAGS,
   },
   zip: {
     options: { short: short('bnPtx', { i: 'value' }) },
-    operands: 'write',
+    operands: 'archive',
     readOnly: 'zip writes an archive',
     recursive: RECURSIVE_FLAGS,
   },

@@ -311,7 +311,7 @@ export const INTO_DIRECTORIES: BypassCase[] = [
     // just-bash has no archive support here: the decision alone is checked.
     command: 'tar -xf /tmp/x.tar -C config',
     effect: { created: 'config/notes.txt' },
-    bypass: 'ask',
+    bypass: 'deny',
     bashOnly: true,
   },
 ];
