@@ -87,6 +87,18 @@ async function clipped(page: Page, scope: string): Promise<string[]> {
         if (r.right > innerWidth + 0.5 || r.left < -0.5) out.push(`${name(el)} reaches past the screen`);
         const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
         if (!text && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} cuts its text`);
+        // A menu shows its chosen option's text beside its arrow: cut when the text is wider than that room.
+        if (el instanceof HTMLSelectElement && el.selectedOptions[0]) {
+          const css = getComputedStyle(el);
+          const ctx = document.createElement('canvas').getContext('2d');
+          if (ctx) ctx.font = css.font;
+          const arrow = 20;
+          const room =
+            el.clientWidth - Number.parseFloat(css.paddingLeft) - Number.parseFloat(css.paddingRight) - arrow;
+          const label = el.selectedOptions[0].text;
+          if ((ctx?.measureText(label).width ?? 0) > room + 1)
+            out.push(`${name(el)} cuts its choice "${label}"`);
+        }
         // An empty field's placeholder on one line: wider than the field, it wraps into rows it does not have.
         if (text && !el.value && el.placeholder) {
           const css = getComputedStyle(el);

@@ -531,6 +531,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
                 mode={settings.permissionMode}
                 onModeChange={setMode}
                 completion={habits.completion}
+                compact={phone}
               />
             </div>
           </main>

@@ -13,7 +13,7 @@ import {
   useRef,
 } from 'react';
 import { PERMISSION_MODES, type PermissionMode } from '../core/permissions/types.ts';
-import { MODE_LABEL } from './SettingsDialog.tsx';
+import { MODE_LABEL, MODE_SHORT_LABEL } from './SettingsDialog.tsx';
 
 interface PromptBoxProps {
   value: string;
@@ -39,6 +39,8 @@ interface PromptBoxProps {
    * which sees every key first (true: it took the key).
    */
   completion?: { menu: ReactNode; onKeyDown: (e: KeyboardEvent<HTMLTextAreaElement>) => boolean };
+  /** A phone-width layout: the mode menu names each mode in a word or two (the full name is its title). */
+  compact?: boolean;
 }
 
 const MAX_HEIGHT_PX = 240;
@@ -175,7 +177,10 @@ export function PromptBox(props: PromptBoxProps) {
         autoFocus
       />
       <div className="prompt-actions">
-        <label className="mode-switch" title="Permission mode (Shift+Tab cycles)">
+        <label
+          className="mode-switch"
+          title={`Permission mode: ${MODE_LABEL[props.mode]} (Shift+Tab cycles)`}
+        >
           <span className="visually-hidden">Permission mode</span>
           <select
             data-testid="mode-switch"
@@ -184,7 +189,7 @@ export function PromptBox(props: PromptBoxProps) {
           >
             {PERMISSION_MODES.map((m) => (
               <option key={m} value={m}>
-                {MODE_LABEL[m]}
+                {(props.compact ? MODE_SHORT_LABEL : MODE_LABEL)[m]}
               </option>
             ))}
           </select>

@@ -36,6 +36,15 @@ export const MODE_LABEL: Record<PermissionMode, string> = {
   dontAsk: "Don't ask (deny the rest)",
 };
 
+/** The same modes in a word or two, for the prompt box on a phone (its row also holds Queue, Stop, Send). */
+export const MODE_SHORT_LABEL: Record<PermissionMode, string> = {
+  default: 'Ask first',
+  acceptEdits: 'Accept edits',
+  plan: 'Plan only',
+  bypassPermissions: 'Allow all',
+  dontAsk: "Don't ask",
+};
+
 const THEME_LABEL: Record<Theme, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
 const MODELS_DEBOUNCE_MS = 400;
 
