@@ -84,8 +84,34 @@ function skipOptions(
 
 const NO_OPTIONS: OptionSpec = { short: '', long: [] };
 
-/** Wrappers that run the rest of their words as a command, and how to skip their options. */
-const WRAPPERS: Record<string, { spec: OptionSpec; transparent: boolean; positional?: number }> = {
+interface Wrapper {
+  spec: OptionSpec;
+  /** Runs the command unchanged (allow rules of the command apply to it). */
+  transparent: boolean;
+  /** Words after the options before the command (`timeout 5`, `flock FILE`, `chroot DIR`). */
+  positional?: number;
+  /** What those words are, when they are files (`flock FILE` creates its lock file). */
+  positionalAccess?: PathAccess;
+  /** Options whose value is a command line the wrapper runs with `sh -c` (`flock -c`, `su -c`). */
+  commandOptions?: readonly string[];
+  /**
+   * With no command: `shell`, the wrapper starts a shell reading standard input (`su`, `script`,
+   * `chroot DIR`); otherwise nothing runs. `shellArgs`: the words after the positional ones are the
+   * shell's own (`su USER ARGS`).
+   */
+  noCommand?: 'shell';
+  shellArgs?: boolean;
+}
+
+const SHELL_WORD: ShellWord = { text: 'sh', dynamic: false, glob: false };
+const DASH_C: ShellWord = { text: '-c', dynamic: false, glob: false };
+
+/**
+ * Wrappers that run the rest of their words as a command, and how to skip their options. Those that
+ * change the user, the root, the limits or the tracing of what runs are not transparent: an allow rule
+ * must name them.
+ */
+const WRAPPERS: Record<string, Wrapper> = {
   command: { spec: NO_OPTIONS, transparent: true },
   builtin: { spec: NO_OPTIONS, transparent: true },
   exec: { spec: { short: 'a', long: [] }, transparent: true },
@@ -111,12 +137,245 @@ const WRAPPERS: Record<string, { spec: OptionSpec; transparent: boolean; positio
   doas: { spec: { short: 'uC', long: [] }, transparent: false },
   setsid: { spec: NO_OPTIONS, transparent: true },
   ionice: { spec: { short: 'cnp', long: ['--class', '--classdata', '--pid'] }, transparent: true },
-  chrt: { spec: NO_OPTIONS, transparent: false },
-  taskset: { spec: NO_OPTIONS, transparent: false },
+  // `chrt [opts] PRIORITY CMD`, `taskset [opts] MASK CMD` (with -p they take a PID and run nothing).
+  chrt: {
+    spec: { short: 'T P D', long: ['--sched-runtime', '--sched-period', '--sched-deadline'] },
+    transparent: false,
+    positional: 1,
+  },
+  taskset: { spec: NO_OPTIONS, transparent: false, positional: 1 },
+  // Multi-call binaries: `busybox rm x` is rm.
+  busybox: { spec: NO_OPTIONS, transparent: false },
+  toybox: { spec: NO_OPTIONS, transparent: false },
+  // util-linux flock: `flock [opts] FILE CMD...`, `flock [opts] FILE -c 'CMD'`; the lock file is created.
+  flock: {
+    spec: { short: 'wE', long: ['--timeout', '--conflict-exit-code'] },
+    transparent: false,
+    positional: 1,
+    positionalAccess: 'write',
+    commandOptions: ['-c', '--command'],
+  },
+  su: {
+    spec: {
+      short: 'cgGsw',
+      long: [
+        '--command',
+        '--session-command',
+        '--group',
+        '--supp-group',
+        '--shell',
+        '--whitelist-environment',
+      ],
+    },
+    transparent: false,
+    positional: 1,
+    commandOptions: ['-c', '--command', '--session-command'],
+    noCommand: 'shell',
+    shellArgs: true,
+  },
+  runuser: {
+    spec: {
+      short: 'cgGsuw',
+      long: [
+        '--command',
+        '--session-command',
+        '--group',
+        '--supp-group',
+        '--shell',
+        '--user',
+        '--whitelist-environment',
+      ],
+    },
+    transparent: false,
+    commandOptions: ['-c', '--command', '--session-command'],
+    noCommand: 'shell',
+  },
+  sg: {
+    spec: { short: 'c', long: [] },
+    transparent: false,
+    positional: 1,
+    commandOptions: ['-c'],
+    noCommand: 'shell',
+  },
+  pkexec: { spec: { short: '', long: ['--user'] }, transparent: false, noCommand: 'shell' },
+  // `script [opts] [FILE]`: -c CMD runs CMD, else a shell; FILE is the typescript it writes.
+  script: {
+    spec: {
+      short: 'cEIOBTmo',
+      long: [
+        '--command',
+        '--echo',
+        '--log-in',
+        '--log-out',
+        '--log-io',
+        '--log-timing',
+        '--logging-format',
+        '--output-limit',
+      ],
+      files: {
+        '-I': 'write',
+        '-O': 'write',
+        '-B': 'write',
+        '-T': 'write',
+        '--log-in': 'write',
+        '--log-out': 'write',
+        '--log-io': 'write',
+        '--log-timing': 'write',
+      },
+    },
+    transparent: false,
+    positional: 1,
+    positionalAccess: 'write',
+    commandOptions: ['-c', '--command'],
+    noCommand: 'shell',
+  },
+  chroot: {
+    spec: { short: '', long: ['--userspec', '--groups'] },
+    transparent: false,
+    positional: 1,
+    noCommand: 'shell',
+  },
+  strace: {
+    spec: {
+      short: 'eopPsuEabIOSXU',
+      long: ['--output', '--trace-path', '--attach', '--user', '--env', '--string-limit'],
+      files: { '-o': 'write', '--output': 'write' },
+    },
+    transparent: false,
+  },
+  ltrace: {
+    spec: {
+      short: 'eopsunlaADFxL',
+      long: ['--output', '--library'],
+      files: { '-o': 'write', '--output': 'write' },
+    },
+    transparent: false,
+  },
+  unshare: {
+    spec: {
+      short: 'SGRwl',
+      long: [
+        '--setuid',
+        '--setgid',
+        '--root',
+        '--wd',
+        '--map-user',
+        '--map-group',
+        '--map-users',
+        '--map-groups',
+        '--propagation',
+        '--setgroups',
+      ],
+    },
+    transparent: false,
+  },
+  nsenter: {
+    spec: { short: 'tSGrw', long: ['--target', '--setuid', '--setgid', '--root', '--wd'] },
+    transparent: false,
+  },
+  setpriv: {
+    spec: {
+      short: '',
+      long: [
+        '--reuid',
+        '--regid',
+        '--ruid',
+        '--euid',
+        '--rgid',
+        '--egid',
+        '--groups',
+        '--inh-caps',
+        '--ambient-caps',
+        '--bounding-set',
+        '--securebits',
+        '--pdeathsig',
+        '--selinux-label',
+        '--apparmor-profile',
+        '--landlock-access',
+        '--landlock-rule',
+        '--seccomp-filter',
+      ],
+    },
+    transparent: false,
+  },
+  prlimit: { spec: { short: 'po', long: ['--pid', '--output'] }, transparent: false },
+  fakeroot: {
+    spec: { short: 'lsib', long: ['--lib', '--faked'], files: { '-s': 'write', '-i': 'read' } },
+    transparent: false,
+  },
+  fakechroot: {
+    spec: { short: 'lsed', long: ['--lib', '--environment', '--config-dir'] },
+    transparent: false,
+  },
+  proot: {
+    spec: { short: 'rbwqk', long: ['--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'] },
+    transparent: false,
+  },
+  firejail: { spec: NO_OPTIONS, transparent: false },
+  eatmydata: { spec: NO_OPTIONS, transparent: false },
+  nocache: { spec: NO_OPTIONS, transparent: false },
+  catchsegv: { spec: NO_OPTIONS, transparent: false },
+  torsocks: {
+    spec: { short: 'uapPd', long: ['--user', '--pass', '--address', '--port'] },
+    transparent: false,
+  },
+  tsocks: { spec: NO_OPTIONS, transparent: false },
+  proxychains: { spec: { short: 'f', long: [] }, transparent: false },
+  proxychains4: { spec: { short: 'f', long: [] }, transparent: false },
+  valgrind: { spec: NO_OPTIONS, transparent: false },
+  'xvfb-run': {
+    spec: {
+      short: 'nsfepw',
+      long: ['--server-num', '--server-args', '--auth-file', '--error-file', '--xauth-protocol', '--wait'],
+    },
+    transparent: false,
+  },
+  'dbus-run-session': { spec: NO_OPTIONS, transparent: false },
+  caffeinate: { spec: { short: 'tw', long: [] }, transparent: false },
+  faketime: { spec: { short: 'm', long: [] }, transparent: false, positional: 1 },
+  numactl: {
+    spec: {
+      short: 'CNmipP',
+      long: ['--cpunodebind', '--physcpubind', '--membind', '--interleave', '--preferred'],
+    },
+    transparent: false,
+  },
+  cpulimit: { spec: { short: 'lpe', long: ['--limit', '--pid', '--exe'] }, transparent: false },
+  envdir: { spec: NO_OPTIONS, transparent: false, positional: 1 },
+  setuidgid: { spec: NO_OPTIONS, transparent: false, positional: 1 },
+  chpst: { spec: { short: 'uUbe/nlLmdofpcr', long: [] }, transparent: false },
+  softlimit: { spec: { short: 'madslfcoptr', long: [] }, transparent: false },
   unbuffer: { spec: NO_OPTIONS, transparent: true },
   // moreutils: runs the command quietly unless it fails.
   chronic: { spec: { short: '', long: [] }, transparent: true },
 };
+
+/**
+ * The command line a wrapper runs with `sh -c` (`flock FILE -c 'CMD'`, `su -c 'CMD' root`: getopt takes
+ * options after operands too), or null.
+ */
+function commandOption(words: readonly ShellWord[], wrapper: Wrapper): ShellWord | null {
+  const names = wrapper.commandOptions;
+  if (!names) return null;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w.dynamic) continue;
+    const t = w.text;
+    if (t === '--') return null;
+    const eq = t.indexOf('=');
+    const given = t.startsWith('--') && eq > 0 ? t.slice(0, eq) : t;
+    const long = names.find((n) => n.startsWith('--') && given.length > 3 && n.startsWith(given));
+    if (long && eq > 0) return { ...w, text: t.slice(eq + 1) };
+    if (long || names.includes(t)) return words[i + 1] ?? null;
+    // `-c` glued in a short cluster (`-fc CMD`, `-cCMD`).
+    const short = names.find((n) => n.length === 2);
+    if (short && /^-[A-Za-z]+/.test(t) && !t.startsWith('--')) {
+      const k = t.indexOf(short[1]);
+      if (k > 0) return k < t.length - 1 ? { ...w, text: t.slice(k + 1) } : (words[i + 1] ?? null);
+    }
+  }
+  return null;
+}
 
 /** A program named by its path in one of the system's bin directories. */
 const SYSTEM_PROGRAM = /^\/+(usr\/+(local\/+)?)?s?bin\/+[^/]+$/;
@@ -253,10 +512,40 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
     } else {
       const wrapper = WRAPPERS[name];
       if (!wrapper) break;
-      start = skipOptions(out.words, 1, wrapper.spec, out.paths) + (wrapper.positional ?? 0);
       if (!wrapper.transparent) {
         out.transparent = false;
         out.changesEnvironment = true;
+      }
+      const line = commandOption(out.words, wrapper);
+      if (line) {
+        // `flock FILE -c 'CMD'`, `su -c 'CMD'`: a shell runs the line.
+        const given = skipOptions(out.words, 1, wrapper.spec, out.paths);
+        if (wrapper.positionalAccess && out.words[given] && out.words[given] !== line) {
+          out.paths.push({ word: out.words[given], access: wrapper.positionalAccess });
+        }
+        out.words = [SHELL_WORD, DASH_C, line];
+        continue;
+      }
+      const options = skipOptions(out.words, 1, wrapper.spec, out.paths);
+      start = options + (wrapper.positional ?? 0);
+      if (wrapper.positionalAccess) {
+        for (const w of out.words.slice(options, start))
+          out.paths.push({ word: w, access: wrapper.positionalAccess });
+      }
+      if (wrapper.shellArgs && start < out.words.length) {
+        // `su USER ARGS`: the arguments are the shell's.
+        out.words = [SHELL_WORD, ...out.words.slice(start)];
+        continue;
+      }
+      if (start >= out.words.length && wrapper.noCommand === 'shell') {
+        // No command: an interactive shell reads standard input.
+        out.words = [SHELL_WORD];
+        break;
+      }
+      if (name === 'busybox' || name === 'toybox') {
+        // `busybox --list`, `--install`, `--help`: no applet runs.
+        if (out.words[start] && !out.words[start].dynamic && out.words[start].text.startsWith('-'))
+          start = out.words.length;
       }
     }
     out.words = out.words.slice(start);
@@ -283,7 +572,7 @@ export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
 }
 
 /** Shells: `-c text` runs text; otherwise they run a script file or their standard input. */
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'busybox']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish']);
 
 /**
  * What a shell invocation runs: the `-c` text, a script file, or standard input. Options before the

@@ -261,7 +261,9 @@ function commandProblem(
   env: PathEnv,
   mode: PermissionMode,
 ): CommandProblem {
-  if (command.container) return null;
+  // A container (`bash -c '…'`, `eval '…'`) is read-only when only the commands it runs (their own
+  // entries) need approval; one that changes their user or environment (`sudo`, `su -c`, `flock FILE
+  // -c`) needs its own, and its redirections count as every command's do (`bash -c ls > out`).
   const acceptEdits = mode === 'acceptEdits';
   const commandOk =
     command.readOnly ||
