@@ -272,9 +272,14 @@ test('a full browser storage is shown, not dropped: the project save fails with 
   await allowEverything(page);
   await sendPrompt(page, 'Write a file.');
   await expect(toolCard(page, 'toolu_big')).toHaveAttribute('data-status', 'done');
-  const banner = page.getByTestId('error-banner');
+  const banner = page.getByTestId('project-save-error-banner');
   await expect(banner).toContainText("The browser's storage is full, so project files were not saved");
   await expect(banner).toHaveCount(1);
+  // A storage problem is not the turn's failure: no "the request failed, send it again", and the reply
+  // that follows is kept (an error in the transcript ended the streaming text as "not kept").
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Written.');
+  await expect(page.getByTestId('assistant-text').last()).not.toHaveAttribute('data-discarded', 'true');
+  await expect(page.getByTestId('error-banner')).toHaveCount(0);
   // The file is still in the sandbox for this tab.
   await expect(fileItem(page, 'big.txt')).toBeVisible();
 });

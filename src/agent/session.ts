@@ -126,14 +126,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   };
 
   // Project files that cannot be saved (storage full) are reported once per failure streak, never dropped.
+  // Not as a turn's `error`: that would end the reply streaming at the time in the page's view.
   let storageFailing = false;
   opened?.persistence?.onStatus((status) => {
     if (status.state === 'error' && !storageFailing) {
-      emit({
-        type: 'error',
-        error: { kind: 'unknown', message: status.error ?? 'Project files could not be saved.' },
-      });
+      emit({ type: 'project-save', ok: false, message: status.error ?? 'Project files could not be saved.' });
     }
+    if (status.state === 'saved' && storageFailing) emit({ type: 'project-save', ok: true });
     storageFailing = status.state === 'error' ? true : status.state === 'saved' ? false : storageFailing;
   });
 

@@ -66,7 +66,12 @@ export type SessionEvent =
   /** The app state changed (TodoWrite's lists, the mode): what the Todos panel and the prompt box show. */
   | { type: 'app-state'; state: AppState }
   /** A tool changed the permission mode (EnterPlanMode, an approved plan): the page shows and saves it. */
-  | { type: 'permission-mode'; mode: PermissionMode };
+  | { type: 'permission-mode'; mode: PermissionMode }
+  /**
+   * The project files could not be saved to browser storage (`ok: false`, with why), or are saved again
+   * after that (`ok: true`). Not a turn's error: the turn goes on, the files stay in the sandbox.
+   */
+  | { type: 'project-save'; ok: boolean; message?: string };
 
 /** A `!` line's run. */
 export interface ShellRunResult {

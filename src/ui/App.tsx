@@ -485,6 +485,13 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
                 </button>
               </div>
             )}
+            {view?.projectSaveError && (
+              <div className="banner banner-error" role="alert" data-testid="project-save-error-banner">
+                <div className="banner-text">
+                  <div>{view.projectSaveError}</div>
+                </div>
+              </div>
+            )}
             {empty ? (
               <div className="transcript">
                 <div className="transcript-inner">

@@ -19,6 +19,7 @@ import {
   diffRecord,
   listsOf,
   metaOf,
+  repairInterruptedTranscript,
   type SavedLists,
   type SessionMeta,
   type SessionRecord,
@@ -30,7 +31,7 @@ import {
 import type { AgentSession, SessionEvent } from '../agent/types.ts';
 import type { MessageParam, ToolResultBlockParam } from '../core/messages.ts';
 import { storageProblem } from './storage-errors.ts';
-import { toStoredView } from './stored-view.ts';
+import { fromStoredView, itemsFromMessages, toStoredView } from './stored-view.ts';
 import {
   initialTranscript,
   type LocalEvent,
@@ -58,6 +59,8 @@ export interface SessionViewState {
   saveError?: string;
   /** The last request failed to reach the API (cleared when a response starts). */
   networkFailed: boolean;
+  /** Why the project files are not saved (storage full...); absent once they are saved again. */
+  projectSaveError?: string;
 }
 
 export interface SessionModel {
@@ -235,6 +238,7 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
     if (event.type === 'error' && event.error.kind === 'network' && !event.error.midStream)
       next.networkFailed = true;
     if (event.type === 'message-start' && latest.networkFailed) next.networkFailed = false;
+    if (event.type === 'project-save') next.projectSaveError = event.ok ? undefined : event.message;
     switch (event.type) {
       case 'run-start':
         rec.turnOpen = true;
@@ -325,4 +329,26 @@ export function withToolResult(messages: MessageParam[], block: ToolResultBlockP
   const out = messages.slice();
   out[out.length - 1] = { role: 'user', content: [...content, block] };
   return out;
+}
+
+/**
+ * A saved session as the page opens it: a turn cut off by a reload is repaired (every tool_use answered,
+ * the interrupt marker added) and its view ends with the turn interrupted.
+ */
+export function restoreRecord(record: SessionRecord): {
+  rec: SessionRecord;
+  transcript: TranscriptState;
+  repaired: boolean;
+} {
+  const repaired = record.turnOpen;
+  const rec: SessionRecord = repaired
+    ? { ...record, messages: repairInterruptedTranscript(record.messages), turnOpen: false }
+    : record;
+  const items = fromStoredView(rec.view)?.items ?? itemsFromMessages(rec.messages);
+  const transcript = reduceTranscript(initialTranscript, {
+    type: 'local-restore',
+    items,
+    interrupted: repaired,
+  });
+  return { rec, transcript, repaired };
 }

@@ -10,7 +10,6 @@ import { type ImportResult, parseSessionExport, toExport } from '../agent/sessio
 import {
   createSessionsStore,
   newSessionRecord,
-  repairInterruptedTranscript,
   type SessionMeta,
   type SessionRecord,
   type SessionsStore,
@@ -19,10 +18,14 @@ import type { AgentSession, AgentSettings } from '../agent/types.ts';
 import { messageOf } from '../core/errors.ts';
 import { loadAgentModule, PLACEHOLDER_SETTINGS } from './agent-module.ts';
 import { acquireSessionLock, type SessionLock } from './session-lock.ts';
-import { createSessionModel, type SessionModel, type SessionViewState } from './session-model.ts';
+import {
+  createSessionModel,
+  restoreRecord,
+  type SessionModel,
+  type SessionViewState,
+} from './session-model.ts';
 import { createSettingsStore, DEFAULT_PREFS, type Prefs, type SettingsStore } from './settings-store.ts';
-import { fromStoredView, itemsFromMessages } from './stored-view.ts';
-import { initialTranscript, reduceTranscript, type TranscriptState } from './transcript-state.ts';
+import { fromStoredView } from './stored-view.ts';
 
 /**
  * Starts the page's agent. `sessionId` is the session opened first: the agent keys its request-prefix
@@ -159,7 +162,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         lock.release();
         return;
       }
-      const { rec, transcript, repaired } = restore(record);
+      const { rec, transcript, repaired } = restoreRecord(record);
       agent.loadTranscript(rec.messages);
       const model = createSessionModel({
         record: rec,
@@ -175,7 +178,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       openRef.current = opened;
       setOpen(opened);
       setBootView(null);
-      if (lock.held) void stores.settings.saveCurrentSession(rec.id);
+      if (lock.held) void stores.settings.saveCurrentSession(rec.id).catch(() => {});
       else {
         // When the other tab lets go, the session opens here for real (as saved by that tab).
         void lock.available.then(async () => {
@@ -219,7 +222,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       if (cancelled) return;
       setLoaded(true);
       if (record) {
-        const { rec, transcript } = restore(record);
+        const { rec, transcript } = restoreRecord(record);
         setBootView({
           id: rec.id,
           title: rec.title,
@@ -276,7 +279,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         const p = { ...prefsRef.current, rememberKey };
         prefsRef.current = p;
         setPrefs(p);
-        void stores.settings.savePrefs(p);
+        void stores.settings.savePrefs(p).catch(() => {});
       }
       void stores.settings.saveSettings(next, remember).catch(() => {});
     },
@@ -412,28 +415,6 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
     exportSession,
     importSession,
   };
-}
-
-/**
- * A saved session as the page opens it: a turn cut off by a reload is repaired (every tool_use answered,
- * the interrupt marker added) and its view ends with the turn interrupted.
- */
-function restore(record: SessionRecord): {
-  rec: SessionRecord;
-  transcript: TranscriptState;
-  repaired: boolean;
-} {
-  const repaired = record.turnOpen;
-  const rec: SessionRecord = repaired
-    ? { ...record, messages: repairInterruptedTranscript(record.messages), turnOpen: false }
-    : record;
-  const items = fromStoredView(rec.view)?.items ?? itemsFromMessages(rec.messages);
-  const transcript = reduceTranscript(initialTranscript, {
-    type: 'local-restore',
-    items,
-    interrupted: repaired,
-  });
-  return { rec, transcript, repaired };
 }
 
 /** Interrupts a running turn and waits (up to `timeoutMs`) for it to close. */
