@@ -507,3 +507,26 @@ test('a full storage: a clear banner, the session goes on from memory, and nothi
   await expect(toolCard(page, 'toolu_full')).toHaveAttribute('data-status', 'done');
   await expect(page.getByTestId('assistant-text').last()).toHaveText('Second reply, still in memory.');
 });
+
+test('a browser that refuses IndexedDB: the page works from memory and says the session is not saved', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  // As storage blocked by policy or a private mode: every database open throws.
+  await page.addInitScript(() => {
+    IDBFactory.prototype.open = () => {
+      throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+    };
+  });
+  api.script([{ content: [{ type: 'text', text: 'Working from memory.' }] }]);
+  await openApp(page);
+  // Settings save and close (the remembered key cannot be stored: nothing stops the dialog).
+  await connectRemembering(page, api);
+  await sendPrompt(page, 'No storage here');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Working from memory.');
+  await expect(page.getByTestId('save-error-banner')).toContainText(
+    'This session could not be saved to browser storage (The user denied permission',
+  );
+  expect(errors).toEqual([]);
+});

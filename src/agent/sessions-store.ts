@@ -12,10 +12,11 @@
  *
  * Secrets: a record never holds the API key. The export/import format lives in session-export.ts.
  */
-import { createStore, del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import { del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 import { INTERRUPT_MESSAGE } from '../core/constants.ts';
 import { ensureToolResultPairing, type MessageParam, withUserText } from '../core/messages.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
+import { openIdbStore } from '../core/storage.ts';
 import { storageName } from '../core/storage-namespace.ts';
 import type { RequestSizes } from './types.ts';
 
@@ -167,7 +168,7 @@ export function createSessionsStore(
   /** Main-thread time per slice of a write (WRITE_SLICE_MS; 0 issues one request per task). */
   sliceMs = WRITE_SLICE_MS,
 ): SessionsStore {
-  const db: UseStore = createStore(dbName, 'records');
+  const db: UseStore = openIdbStore(dbName, 'records');
 
   const writePatch = (patch: SessionPatch, full: boolean) =>
     db('readwrite', (s) => {
@@ -378,7 +379,7 @@ export function repairInterruptedTranscript(messages: readonly MessageParam[]): 
 
 /** A key/value store for the page's settings, in its own database (default `<namespace>-settings`). */
 export function createKeyValueStore(dbName = storageName('settings')) {
-  const db = createStore(dbName, 'kv');
+  const db = openIdbStore(dbName, 'kv');
   return {
     get: <T>(key: string) => get<T>(key, db),
     set: (key: string, value: unknown) => set(key, value, db),

@@ -18,12 +18,31 @@ export interface KeyValueStore {
 }
 
 /**
+ * idb-keyval's store on database `dbName`, object store `storeName`, whose every failure is a rejection.
+ * idb-keyval opens the database on the first call, in the caller's task: where the browser refuses
+ * IndexedDB (`indexedDB.open` throws a SecurityError: storage blocked by policy, some private modes, a
+ * sandboxed frame) its get/set threw synchronously, past callers that `.catch()` the promise, and a page
+ * handler stopped halfway (Settings did not close). Every database of the page is opened through here.
+ */
+export function openIdbStore(dbName: string, storeName: string): UseStore {
+  let store: UseStore | undefined;
+  return (mode, callback) => {
+    try {
+      store ??= createStore(dbName, storeName);
+      return store(mode, callback);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
+}
+
+/**
  * A store on IndexedDB: database `<namespace>-<name>` (storage-namespace.ts; `tabcode-<name>` by default)
  * with one object store `kv` (idb-keyval creates a database per store, so each purpose gets its own).
  * Requires `indexedDB` (the page, or fake-indexeddb).
  */
 export function createIdbStore(name: string): KeyValueStore {
-  const store: UseStore = createStore(storageName(name), 'kv');
+  const store: UseStore = openIdbStore(storageName(name), 'kv');
   return {
     get: (key) => get(key, store),
     getMany: (list) => getMany([...list], store),

@@ -3,7 +3,8 @@
  * database of its own so no other store's upgrade can collide with it. Only HTTP configs are stored;
  * embed and in-page servers come back from their own sources on every load.
  */
-import { createStore, get, set, type UseStore } from 'idb-keyval';
+import { get, set, type UseStore } from 'idb-keyval';
+import { openIdbStore } from '../core/storage.ts';
 import { storageName } from '../core/storage-namespace.ts';
 import type { PersistedMcpServerConfig } from './types.ts';
 
@@ -47,7 +48,7 @@ export function createIdbConfigStore(
 ): McpConfigStore {
   let store: UseStore | undefined;
   const use = (): UseStore => {
-    store ??= createStore(dbName, storeName);
+    store ??= openIdbStore(dbName, storeName);
     return store;
   };
   return {

@@ -8,8 +8,9 @@
  * size or mtime moved are read). `node_modules` is never saved. A failed save (quota) is reported as a
  * status with the error, kept dirty and retried on the next change; it is never dropped silently.
  */
-import { clear, createStore, entries, promisifyRequest, type UseStore } from 'idb-keyval';
+import { clear, entries, promisifyRequest, type UseStore } from 'idb-keyval';
 import { messageOf } from '../core/errors.ts';
+import { openIdbStore } from '../core/storage.ts';
 import { storageName } from '../core/storage-namespace.ts';
 import { DEMO_PROJECT } from './demo-project.ts';
 import { type FileStat, relativeTo, type Sandbox, type SandboxChange } from './sandbox.ts';
@@ -48,7 +49,7 @@ interface Meta {
 export function idbProjectStore(name = storageName('project')): ProjectStore {
   let store: UseStore | undefined;
   const use = () => {
-    store ??= createStore(name, 'tree');
+    store ??= openIdbStore(name, 'tree');
     return store;
   };
   return {

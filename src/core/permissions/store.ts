@@ -4,7 +4,8 @@
  * per project when a project storage is given) and this session (answers where nothing persists). A
  * malformed rule is refused with its reason and shown, and never stops the others from working.
  */
-import { createStore, get, set, type UseStore } from 'idb-keyval';
+import { get, set, type UseStore } from 'idb-keyval';
+import { openIdbStore } from '../storage.ts';
 import { storageName } from '../storage-namespace.ts';
 import { formatRule, ruleSetOf, rulesFromSet, validateRule } from './rules.ts';
 import type {
@@ -28,7 +29,7 @@ export const SETTINGS_RULES_KEY = 'rules';
 export function createIdbPermissionStorage(database = storageName('permissions')): PermissionSettingsStorage {
   let store: UseStore | undefined;
   const db = () => {
-    store ??= createStore(database, 'kv');
+    store ??= openIdbStore(database, 'kv');
     return store;
   };
   return {

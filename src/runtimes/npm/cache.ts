@@ -2,7 +2,8 @@
  * Caches for npm: tarballs in IndexedDB (idb-keyval), so a second install of the same versions makes no
  * request, and packuments in memory for a few minutes.
  */
-import { clear, createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { clear, del, get, set, type UseStore } from 'idb-keyval';
+import { openIdbStore } from '../../core/storage.ts';
 import { storageName } from '../../core/storage-namespace.ts';
 import { CACHE_DB_PURPOSE, CACHE_STORE_NAME, PACKUMENT_TTL_MS } from './constants.ts';
 import type { PackumentCache, TarballCache } from './host.ts';
@@ -24,7 +25,7 @@ export function createIndexedDbTarballCache(
   let store: UseStore | undefined;
   const open = (): UseStore | undefined => {
     if (typeof indexedDB === 'undefined') return undefined;
-    store ??= createStore(
+    store ??= openIdbStore(
       options.dbName ?? storageName(CACHE_DB_PURPOSE),
       options.storeName ?? CACHE_STORE_NAME,
     );
