@@ -72,6 +72,7 @@ export const WORKER_ENTRIES: readonly { path: string; feature?: FeatureName }[] 
   { path: 'src/tools/lsp/lsp-worker.ts', feature: 'LSP' },
   { path: 'src/tools/grep/match.worker.ts' },
   { path: 'src/shell/analysis.worker.ts' },
+  { path: 'src/ui/highlight.worker.ts' },
   { path: 'src/tools/tool-search/semantic-worker.ts' },
 ];
 

@@ -1,41 +1,25 @@
 /**
- * Code with syntax highlighting. The grammar module loads on first use; until then (and for unknown
- * languages) the code shows plain. Tokens are React elements: code is never parsed as HTML.
+ * Code with syntax highlighting. The code shows plain at once; its highlighting is computed off the
+ * page's thread (./highlight-host.ts: a worker) and comes back in chunks (./highlight-chunks.ts), each
+ * turned into elements in its own task, in order, so a large file never blocks the page (issue 17: a
+ * 190 kB file highlighted and committed in one render blocked it for seconds). Until a chunk's turn
+ * its text stays plain; nothing is ever left out. Tokens are React elements: code is never parsed as
+ * HTML.
  */
-import { type ReactNode, useEffect, useState } from 'react';
+import { memo, type ReactNode, useEffect, useState } from 'react';
 import { yieldToBrowser } from '../agent/main-thread-yield.ts';
-import type { HastNode } from './highlight.ts';
+import type { Chunk, Highlighted } from './highlight-chunks.ts';
+import { highlightOffPage } from './highlight-host.ts';
 import { Lru } from './lru.ts';
 
-type HighlightModule = typeof import('./highlight.ts');
-let loaded: HighlightModule | undefined;
-let loading: Promise<HighlightModule> | undefined;
-
-function loadHighlighter(): Promise<HighlightModule> {
-  loading ??= import('./highlight.ts').then((m) => {
-    loaded = m;
-    return m;
-  });
-  return loading;
-}
-
-/** Highlighted code as React nodes (immutable, so reusable): a remounted row does not highlight again. */
-const highlighted = new Lru<string, ReactNode[] | null>(500);
+/** Highlighting results (immutable, so reusable): a remounted row does not ask again. */
+const highlighted = new Lru<string, Highlighted | null>(500);
 
 const keyOf = (code: string, language: string) => `${language}\u0000${code}`;
 
-function highlightNodes(m: HighlightModule, code: string, language: string): ReactNode[] | null {
-  const key = keyOf(code, language);
-  const hit = highlighted.get(key);
-  if (hit !== undefined) return hit;
-  const nodes = toReact(m.highlightTree(code, language));
-  highlighted.set(key, nodes);
-  return nodes;
-}
-
 /**
- * Highlighting waiting for its turn, one job per task: a render that mounts many code views (a turn of
- * four Writes) would otherwise highlight them all in its own task (150 ms in Chromium, issue 17).
+ * Highlighting work waiting for its turn, one job per task: a render that mounts many code views (a
+ * turn of four Writes), or one large file's chunks, would otherwise be turned into elements in one task.
  */
 const queue: Array<() => void> = [];
 let draining = false;
@@ -53,56 +37,112 @@ function schedule(job: () => void): void {
   })();
 }
 
-/** The highlighted tokens of `code`, or null while the grammar loads or when there is none. */
-export function useHighlight(code: string, language: string | undefined): ReactNode[] | null {
-  // Highlighted at once only when it was before (a remounted row does not flash plain).
-  const [tree, setTree] = useState<{ code: string; language?: string; nodes: ReactNode[] | null } | null>(
-    () => {
-      const hit = loaded && language ? highlighted.get(keyOf(code, language)) : undefined;
-      return hit !== undefined ? { code, language, nodes: hit } : null;
-    },
-  );
+interface Shown {
+  key: string;
+  result: Highlighted | null;
+  /** Chunks shown highlighted (the first `ready`); the rest are plain. */
+  ready: number;
+}
+
+const shownOf = (key: string, result: Highlighted | null): Shown => ({
+  key,
+  result,
+  // The first chunk at once: a small view that was highlighted before does not flash plain.
+  ready: result ? Math.min(1, result.chunks.length) : 0,
+});
+
+/** The highlighting of `code` and how much of it shows, or null while there is none yet. */
+function useHighlighted(code: string, language: string | undefined): Shown | null {
+  const key = language ? keyOf(code, language) : undefined;
+  const [shown, setShown] = useState<Shown | null>(() => {
+    const hit = key ? highlighted.get(key) : undefined;
+    return key && hit !== undefined ? shownOf(key, hit) : null;
+  });
+  const current = key && shown?.key === key ? shown : null;
+  const missing = current === null;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for code and language
   useEffect(() => {
-    if (!language) return;
-    if (tree && tree.code === code && tree.language === language) return;
-    let cancelled = false;
-    void loadHighlighter().then((m) =>
+    if (!key || !language || !missing) return;
+    const abort = new AbortController();
+    const hit = highlighted.get(key);
+    const got =
+      hit !== undefined
+        ? Promise.resolve(hit)
+        : highlightOffPage(code, language, abort.signal).then((result) => {
+            if (!abort.signal.aborted) highlighted.set(key, result);
+            return result;
+          });
+    void got.then((result) =>
       schedule(() => {
-        if (!cancelled) setTree({ code, language, nodes: highlightNodes(m, code, language) });
+        if (!abort.signal.aborted) setShown(shownOf(key, result));
       }),
     );
+    return () => abort.abort();
+  }, [key, missing]);
+
+  // The next chunk, a task later.
+  useEffect(() => {
+    if (!current?.result || current.ready >= current.result.chunks.length) return;
+    let cancelled = false;
+    schedule(() => {
+      if (!cancelled) setShown((s) => (s === current ? { ...s, ready: s.ready + 1 } : s));
+    });
     return () => {
       cancelled = true;
     };
-  }, [code, language, tree]);
-  return tree && tree.code === code && tree.language === language ? tree.nodes : null;
+  }, [current]);
+
+  return current;
 }
 
-function toReact(nodes: HastNode[] | null): ReactNode[] | null {
-  if (!nodes) return null;
-  return nodes.map((n, i) => node(n, i));
+/** The elements of one chunk's operations (texts, span opens and closes). */
+function chunkNodes(chunk: Chunk): ReactNode[] {
+  const root: ReactNode[] = [];
+  const stack: { cls: string; children: ReactNode[] }[] = [];
+  let key = 0;
+  const close = () => {
+    const done = stack.pop();
+    if (!done) return;
+    (stack.length ? stack[stack.length - 1].children : root).push(
+      <span key={key++} className={done.cls || undefined}>
+        {done.children}
+      </span>,
+    );
+  };
+  for (const op of chunk.ops) {
+    if (typeof op === 'string') (stack.length ? stack[stack.length - 1].children : root).push(op);
+    else if (op > 0) stack.push({ cls: chunk.classes[op - 1] ?? '', children: [] });
+    else close();
+  }
+  while (stack.length) close();
+  return root;
 }
 
-function node(n: HastNode, key: number): ReactNode {
-  if (n.type === 'text') return n.value;
-  if (n.type !== 'element') return null;
-  const cls = n.properties?.className;
-  return (
-    <span key={key} className={Array.isArray(cls) ? cls.join(' ') : undefined}>
-      {n.children.map((c, i) => node(c, i))}
-    </span>
-  );
-}
+const HighlightedChunk = memo(function HighlightedChunk({ chunk }: { chunk: Chunk }) {
+  return <span>{chunkNodes(chunk)}</span>;
+});
 
 /** A `<code>` element with highlighting once available. */
 export function HighlightedCode({ code, language }: { code: string; language?: string }) {
-  const nodes = useHighlight(code, language);
+  const shown = useHighlighted(code, language);
+  // Chunks that do not end where the code does are not shown (plain text instead): no text is lost.
+  const result = shown?.result && (shown.result.ends.at(-1) ?? 0) === code.length ? shown.result : undefined;
+  const done = !!shown && !!result && shown.ready >= result.chunks.length;
   return (
-    <code
-      className={`hljs${language ? ` language-${language}` : ''}`}
-      data-highlighted={nodes ? 'yes' : 'no'}
-    >
-      {nodes ?? code}
+    <code className={`hljs${language ? ` language-${language}` : ''}`} data-highlighted={done ? 'yes' : 'no'}>
+      {result
+        ? result.chunks.map((chunk, i) =>
+            i < (shown?.ready ?? 0) ? (
+              // A new key: the plain piece is replaced, not reconciled token by token.
+              <HighlightedChunk key={`h${result.ends[i]}`} chunk={chunk} />
+            ) : (
+              <span key={`p${result.ends[i]}`}>
+                {code.slice(i === 0 ? 0 : result.ends[i - 1], result.ends[i])}
+              </span>
+            ),
+          )
+        : code}
     </code>
   );
 }
