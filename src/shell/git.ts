@@ -128,3 +128,62 @@ function gitDestroys(sub: string | undefined, rest: readonly string[]): boolean 
   if (sub === 'branch') return rest.some((a) => a === '-D' || a === '--delete');
   return false;
 }
+
+/** A git command the analysis let through as read-only: what it runs depends on its repository. */
+export function isReadOnlyGit(c: {
+  words: readonly ShellWord[];
+  readOnly: boolean;
+  opaque: boolean;
+}): boolean {
+  const program = c.words[0];
+  return c.readOnly && !c.opaque && !!program && !program.dynamic && /(^|\/)git$/.test(program.text);
+}
+
+/**
+ * Where git starts looking for its repository, relative to the cwd (`-C a -C b` → `a/b`; '' for the cwd
+ * itself), or null when a `-C` value is only known at run time.
+ */
+export function gitStartDir(words: readonly ShellWord[]): string | null {
+  let dir = '';
+  for (let k = 1; k < words.length && words[k].text.startsWith('-'); k++) {
+    if (words[k].text !== '-C') continue;
+    const value = words[k + 1];
+    if (!value || value.dynamic || value.tilde) return null;
+    dir = value.text.startsWith('/') || dir === '' ? value.text : `${dir}/${value.text}`;
+    k++;
+  }
+  return dir;
+}
+
+/** Whether a path exists: true, false, or null when it cannot be told (outside the sandbox's reach). */
+export type PathProbe = (abs: string) => Promise<boolean | null>;
+
+const parentOf = (abs: string): string => abs.slice(0, abs.lastIndexOf('/')) || '/';
+
+/**
+ * Why git, started in the directory `start` (absolute, normalized, symlinks followed), may read a
+ * configuration the agent could have written, or null when it finds the workspace's own repository
+ * (`ROOT/.git`, a protected path). Git walks up from `start`: at each directory it takes `DIR/.git`,
+ * else DIR itself when DIR looks like a repository (a bare one: `HEAD`, `objects/`, `refs/`, and a
+ * `config` that may set core.fsmonitor, core.pager, core.hooksPath, aliases or diff drivers). A bare
+ * repository written into the workspace, a nested repository (its `.git` may have come from a copy or an
+ * archive), no repository in the workspace (git goes on above it), or a start outside it: untrusted.
+ */
+export async function untrustedGitRepository(
+  start: string,
+  root: string,
+  exists: PathProbe,
+): Promise<string | null> {
+  const inside = (dir: string, abs: string) => abs === dir || abs.startsWith(dir === '/' ? '/' : `${dir}/`);
+  if (inside(`${root}/.git`, start)) return null;
+  for (let dir = start; ; dir = parentOf(dir)) {
+    if (!inside(root, dir)) return `git would look for its repository in ${dir}, outside the workspace`;
+    const dotGit = await exists(`${dir}/.git`);
+    if (dotGit === null) return `whether ${dir} holds a repository cannot be told`;
+    if (dotGit)
+      return dir === root ? null : `git would use the repository of ${dir}, not the workspace's own`;
+    if (dir === root) return 'the workspace holds no repository: git would look for one above it';
+    const head = await exists(`${dir}/HEAD`);
+    if (head !== false) return `${dir} may be a bare repository, whose configuration git would run`;
+  }
+}

@@ -4,6 +4,7 @@
  */
 export { analyzeShellOffPage } from './analysis-host.ts';
 export { analyzeShell, analyzeWith } from './analyze.ts';
+export { gitStartDir, isReadOnlyGit, type PathProbe, untrustedGitRepository } from './git.ts';
 export { foldLookalikes, foldName, hasNonAscii } from './lookalike.ts';
 export { loadShellParser, shellParserIfLoaded, shellParserRuns } from './parser.ts';
 export {
@@ -13,6 +14,7 @@ export {
   type SessionView,
   type ShellSessionState,
   TRUSTED_PATH_DIRS,
+  withOpaqueCommands,
 } from './session.ts';
 export type {
   PathAccess,

@@ -177,3 +177,18 @@ export function inSession(
 export function cdpathSearched(target: string): boolean {
   return !target.startsWith('/') && !target.startsWith('~') && !/^\.\.?(\/|$)/.test(target);
 }
+
+/**
+ * The analysis with some of its commands (by index) marked as running code the line does not show, for
+ * the reason given (a git command whose repository is not the workspace's own). Never throws.
+ */
+export function withOpaqueCommands(a: ShellAnalysis, reasons: ReadonlyMap<number, string>): ShellAnalysis {
+  if (reasons.size === 0) return a;
+  const commands = a.commands.map((c, k) => {
+    const reason = reasons.get(k);
+    return reason === undefined ? c : notReadOnly(c, reason, true);
+  });
+  const readOnly =
+    commands.length > 0 && commands.every((c) => c.readOnly && c.paths.every((p) => p.access === 'read'));
+  return { ...a, commands, readOnly, concurrencySafe: readOnly && commands.every((c) => !c.changesState) };
+}

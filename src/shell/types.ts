@@ -104,6 +104,11 @@ export interface ShellCommand {
   destructive: boolean;
   /** Files it reads and writes: redirections, operands, option values, program texts (sed `w`). */
   paths: readonly ShellPathRef[];
+  /**
+   * Where it runs: static `cd` targets that may have run before it (as `ShellPathRef.cdTrail`; null: a
+   * `cd` only known at run time). Absent on entries that are no program (redirections, `[[ ]]`).
+   */
+  cdTrail?: readonly string[] | null;
 }
 
 /** The analysis of one command line. */

@@ -303,6 +303,7 @@ export class Walker {
       paths: [...facts.paths, ...un.paths.map((p) => ({ ...p, sure: true, recursive: false }))].map((p) =>
         this.ref(p, scope),
       ),
+      cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
     });
   }
 
@@ -528,6 +529,7 @@ export class Walker {
       fileOnly: FILE_ONLY.has(name) && !un.xargs,
       destructive: (facts?.destructive ?? false) || io.overwrites,
       paths: refs,
+      cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
     });
   }
 

@@ -55,6 +55,7 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
     ...(sandbox.realpath
       ? { realpath: (abs: string) => sandbox.realpath?.(abs) ?? Promise.resolve(abs) }
       : {}),
+    exists: (abs: string) => sandbox.exists(abs),
   };
 }
 

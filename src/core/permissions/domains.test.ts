@@ -85,7 +85,8 @@ describe('plan mode and turn rules', () => {
   });
 
   it("a skill's allowed tools let matching calls run without asking, for the context that carries them", async () => {
-    const sandbox = await createJustBashSandbox({ files: {} });
+    // A repository of its own: git elsewhere may run what another repository's configuration names.
+    const sandbox = await createJustBashSandbox({ files: { '.git/HEAD': 'ref: refs/heads/main\n' } });
     const canUseTool = createCanUseTool({ getRules: () => [], getMode: () => 'default' });
     const ctx = createToolUseContext({ sandbox });
     const input = { command: 'git log --oneline' };

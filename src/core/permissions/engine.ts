@@ -12,7 +12,14 @@
  * only may match (a look-alike, a run-time word, `docker rm`) asks. The command is allowed only when
  * every command in it is.
  */
-import { inSession } from '../../shell/index.ts';
+import {
+  gitStartDir,
+  inSession,
+  isReadOnlyGit,
+  type PathProbe,
+  untrustedGitRepository,
+  withOpaqueCommands,
+} from '../../shell/index.ts';
 import { messageOf } from '../errors.ts';
 import type { AnyTool } from '../tool.ts';
 import { domainRuleMatches, suggestDomainRule } from './domains.ts';
@@ -30,6 +37,7 @@ import { ruleAppliesTo, wholeToolRuleMatches } from './rules.ts';
 import type { RuleMatch } from './shell-rules.ts';
 import {
   allowRuleFor,
+  candidateCwds,
   fileRuleMatchesRef,
   matchCommand,
   type PathEnv,
@@ -355,6 +363,51 @@ async function realPaths(
   return real;
 }
 
+/**
+ * Read-only git commands whose repository is not surely the workspace's own (a bare repository written
+ * into the workspace, a nested one, none at all, a directory only known at run time), by index, with
+ * the reason: git runs what such a repository's configuration names (core.fsmonitor on `git status`,
+ * core.pager, aliases, diff drivers), which no rule sees.
+ */
+async function untrustedGit(
+  m: BashPermissionMatcher,
+  env: PathEnv,
+  permCtx: PermissionContext,
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  const probe: PathProbe = async (abs) => {
+    if (!permCtx.exists) return null;
+    try {
+      return (await permCtx.exists(abs)) === true;
+    } catch {
+      return null;
+    }
+  };
+  for (const [k, c] of m.commands.entries()) {
+    if (!isReadOnlyGit(c)) continue;
+    const start = gitStartDir(c.words);
+    const cwds = candidateCwds(env, c.cdTrail === undefined ? [] : c.cdTrail);
+    if (start === null || cwds === null) {
+      out.set(k, 'git runs in a directory only known at run time, whose repository may configure programs');
+      continue;
+    }
+    for (const cwd of cwds) {
+      let dir = resolvePath(cwd, start || '.', env.home);
+      try {
+        if (permCtx.realpath) dir = resolvePath('/', await permCtx.realpath(dir), env.home);
+      } catch {
+        // As written.
+      }
+      const why = await untrustedGitRepository(dir, env.root, probe);
+      if (why) {
+        out.set(k, `${why}: git may run programs its configuration names`);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** The matcher, the rules and the paths of one call. */
 interface Prepared {
   prepared: PreparedMatcher;
@@ -377,13 +430,16 @@ async function prepare(d: DecisionInput): Promise<Prepared> {
       defaultHome: writtenEnv.home,
       trustedPath: permCtx.trustedPath,
     });
-    matcher = { ...view.analysis, kind: 'bash' };
     writtenEnv = {
       ...writtenEnv,
       cwd: permCtx.shell?.cwd ?? permCtx.cwd,
       shellHome: view.home,
       cdpath: view.cdpath,
     };
+    const git = view.analysis.parsed
+      ? await untrustedGit({ ...view.analysis, kind: 'bash' }, writtenEnv, permCtx)
+      : new Map();
+    matcher = { ...withOpaqueCommands(view.analysis, git), kind: 'bash' };
   }
   const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
   const env = real ? { ...writtenEnv, real } : writtenEnv;

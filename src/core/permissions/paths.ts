@@ -117,6 +117,8 @@ const SAFETY_FILES = new Set([
   '.envrc',
   '.gitconfig',
   '.gitmodules',
+  // /etc/gitconfig, git's system configuration.
+  'gitconfig',
 ]);
 
 export { foldLookalikes, foldName } from '../../shell/index.ts';
@@ -129,6 +131,9 @@ export function safetyPathReason(abs: string): string | null {
   const segs = abs.split('/').filter(Boolean).map(foldName);
   const dir = segs.find((s) => SAFETY_DIRS.has(s));
   if (dir) return `${abs} is inside a ${dir}/ directory`;
+  // git's user configuration, attributes and ignores: `~/.config/git/` (HOME is the workspace here).
+  const xdg = segs.findIndex((s, k) => s === '.config' && segs[k + 1] === 'git');
+  if (xdg >= 0 && segs.length > xdg + 2) return `${abs} is git's own configuration`;
   const base = segs[segs.length - 1];
   if (base && SAFETY_FILES.has(base)) return `${abs} is a shell start-up or git config file`;
   return null;

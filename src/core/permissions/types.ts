@@ -35,6 +35,12 @@ export interface PermissionContext {
    */
   realpath?: (abs: string) => Promise<string>;
   /**
+   * Whether an absolute path exists (the sandbox's `exists`; it throws where it cannot tell). Used to
+   * find the repository a read-only git command would read its configuration from; without it, such a
+   * command is not taken as read-only.
+   */
+  exists?: (abs: string) => Promise<boolean>;
+  /**
    * The shell session Bash commands run in (the sandbox's shellState): its cwd and the variables it
    * carries (HOME, CDPATH, PATH, BASH_ENV). Without it, `~` is `home` and the session is assumed plain.
    */
