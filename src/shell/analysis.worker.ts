@@ -6,10 +6,7 @@ import { type AnalysisReply, type AnalysisRequest, serveShellAnalysis } from './
 
 const scope = self as unknown as {
   postMessage(message: AnalysisReply): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<AnalysisRequest>) => void): void;
+  addEventListener(type: 'message', listener: (event: { data: AnalysisRequest }) => void): void;
 };
 
-serveShellAnalysis(
-  (reply) => scope.postMessage(reply),
-  (listener) => scope.addEventListener('message', (event) => listener(event.data)),
-);
+serveShellAnalysis(scope);

@@ -4,8 +4,8 @@ import { type AnalysisReply, type AnalysisRequest, serveShellAnalysis } from '..
 
 const port = parentPort;
 if (port) {
-  serveShellAnalysis(
-    (reply: AnalysisReply) => port.postMessage(reply),
-    (listener: (request: AnalysisRequest) => void) => port.on('message', listener),
-  );
+  serveShellAnalysis({
+    postMessage: (reply: AnalysisReply) => port.postMessage(reply),
+    addEventListener: (_type, listener) => port.on('message', (data: AnalysisRequest) => listener({ data })),
+  });
 }
