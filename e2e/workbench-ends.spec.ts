@@ -141,3 +141,36 @@ test('an SSE overloaded error mid-reply is retried and the reply completes; a 42
   const sent = api.requests.at(-1);
   expect(JSON.stringify(sent?.body.messages)).not.toContain('cut short');
 });
+
+test('a prompt the API refuses before any reply: the reason, the prompt marked not sent and back in the box, and the next one is answered', async ({
+  page,
+}) => {
+  api.script([
+    {
+      fault: {
+        kind: 'http',
+        status: 400,
+        type: 'invalid_request_error',
+        message: 'prompt is too long: 250000 tokens > 200000 maximum',
+      },
+    },
+    { content: [{ type: 'text', text: 'Answered without it.' }] },
+  ]);
+  await open(page);
+  const input = page.getByTestId('prompt-input');
+  await input.fill('An enormous paste');
+  await input.press('Enter');
+  await expect(page.getByTestId('error-banner')).toContainText('prompt is too long');
+  const refused = page.getByTestId('user-message').last();
+  await expect(refused).toHaveAttribute('data-returned', 'true');
+  await expect(refused.getByTestId('returned-note')).toContainText('Not sent');
+  await expect(input).toHaveValue('An enormous paste');
+  await waitIdle(page);
+  await input.fill('A short one');
+  await input.press('Enter');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Answered without it.');
+  // The refused prompt did not go out again.
+  const last = api.requests[api.requests.length - 1];
+  expect(last.status).toBe(200);
+  expect(JSON.stringify(last.body.messages)).not.toContain('An enormous paste');
+});

@@ -13,6 +13,7 @@ import { DEFAULT_CACHE_TTL } from '../core/constants.ts';
 import type { ToolUseContext } from '../core/context.ts';
 import type { DeferredToolsState } from '../core/deferred-tools.ts';
 import { messageOf } from '../core/errors.ts';
+import type { QueryError } from '../core/events.ts';
 import type { SessionStartSource } from '../core/hooks/types.ts';
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '../core/messages.ts';
 import { createAnthropicClient } from '../core/model/anthropic.ts';
@@ -163,10 +164,8 @@ export async function runTurn(state: SessionState, deps: TurnDeps, prompt: strin
   }));
   const shell = state.shellNotes;
   state.shellNotes = [];
-  state.transcript = [
-    ...state.transcript,
-    { role: 'user', content: [...reminders, ...shell, ...prepared.blocks] },
-  ];
+  const promptMessage: MessageParam = { role: 'user', content: [...reminders, ...shell, ...prepared.blocks] };
+  state.transcript = [...state.transcript, promptMessage];
   emit({ type: 'run-start', prompt, message: state.transcript[state.transcript.length - 1] });
   const gen = query({
     client: createAnthropicClient({ apiKey, baseURL: state.settings.baseURL, fetch: deps.fetch }),
@@ -192,17 +191,59 @@ export async function runTurn(state: SessionState, deps: TurnDeps, prompt: strin
   // The generator is pulled from here, so a pause here pauses the whole chain (stream parsing, the
   // loop, the page's reducers): a buffered reply is handled in tasks of YIELD_BUDGET_MS, not one.
   const pause = createYielder();
+  /** The turn's last error, and whether any reply came (a refusal before one gives the prompt back). */
+  let lastError: QueryError | undefined;
+  let replied = false;
   let step = await gen.next();
   while (!step.done) {
     // "Allow always" at a prompt adds its rule to the session rules before the call runs.
     emit(recordAllowAlways(step.value, deps.tools.permissions));
     if (step.value.type === 'compaction-end') state.sessionStart = 'compact';
+    if (step.value.type === 'error') lastError = step.value.error;
+    if (step.value.type === 'message-end') replied = true;
     await pause();
     step = await gen.next();
   }
   state.transcript = step.value.messages;
   state.context = step.value.context;
+  if (step.value.reason === 'error' && !replied && lastError?.kind === 'invalid_request') {
+    // The API refused the prompt itself (over the window even after compaction, a file it cannot read):
+    // kept, it would go out with every later prompt and the session could never send again. So it is
+    // taken out and given back to the prompt box; what it carried for the model waits for the next one.
+    const without = withoutPrompt(state.transcript, promptMessage);
+    if (without) {
+      state.transcript = without;
+      state.shellNotes = [...shell, ...state.shellNotes];
+      emit({ type: 'prompt-returned', prompt, reason: lastError.message });
+    }
+  }
   emit({ type: 'run-end', transcriptLength: state.transcript.length });
+}
+
+/**
+ * The transcript without the turn's prompt: the blocks of `prompt` taken out of the last user message,
+ * where they are one after another (the loop may have put a note after them, such as the deferred tools'
+ * announcement, and a compaction this turn may have joined them to its summary; the blocks are the same
+ * objects or equal ones); the message dropped when nothing else is in it. Undefined when the last message
+ * does not hold them (the turn went further than its prompt). Never throws.
+ */
+export function withoutPrompt(
+  messages: readonly MessageParam[],
+  prompt: MessageParam,
+): MessageParam[] | undefined {
+  const last = messages[messages.length - 1];
+  const blocks = typeof prompt.content === 'string' ? [] : prompt.content;
+  if (last?.role !== 'user' || typeof last.content === 'string' || blocks.length === 0) return undefined;
+  const content = last.content;
+  const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  for (let from = content.length - blocks.length; from >= 0; from--) {
+    if (!blocks.every((b, i) => same(content[from + i], b))) continue;
+    const rest = [...content.slice(0, from), ...content.slice(from + blocks.length)];
+    const out = messages.slice(0, -1);
+    if (rest.length > 0) out.push({ ...last, content: rest });
+    return out;
+  }
+  return undefined;
 }
 
 /**

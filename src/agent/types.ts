@@ -58,6 +58,12 @@ export type SessionEvent =
   | { type: 'memory-loaded'; files: string[]; chars: number; cutChars: number; problems: string[] }
   /** Files the prompt mentioned with `@` were attached. */
   | { type: 'mentions-attached'; paths: string[]; problems: string[] }
+  /**
+   * The API refused the turn's request before any reply (an invalid request: a prompt over the context
+   * window, a file it cannot read): the prompt is not kept in the transcript, so the session can go on;
+   * the page gives `prompt` back to the prompt box. Comes after the `error`, before `run-end`.
+   */
+  | { type: 'prompt-returned'; prompt: string; reason: string }
   /** Nothing was sent: an unknown or page-only slash command, or a UserPromptSubmit hook blocked it. */
   | { type: 'prompt-refused'; prompt: string; reason: string }
   /** `!` mode: a line runs in the sandbox shell; its output joins the next prompt's context. */

@@ -136,6 +136,9 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     performance.mark('tabcode:interactive');
     return agent.subscribe((event) => {
       if (event.type === 'tool-result' || event.type === 'run-end') setFilesRefresh((n) => n + 1);
+      // A prompt the API refused before any reply is not in the transcript: back into the box.
+      if (event.type === 'prompt-returned')
+        setPrompt((p) => [event.prompt, p].filter((s) => s.trim()).join(UNSENT_SEPARATOR));
     });
   }, [agent]);
 

@@ -218,7 +218,17 @@ const TranscriptEntry = memo(function TranscriptEntry({
   switch (item.kind) {
     case 'user':
       return (
-        <div className="msg msg-user" data-testid="user-message">
+        <div
+          className={item.returned ? 'msg msg-user msg-discarded' : 'msg msg-user'}
+          data-testid="user-message"
+          {...(item.returned ? { 'data-returned': 'true' } : {})}
+        >
+          {item.returned && (
+            <div className="discarded-note" data-testid="returned-note">
+              Not sent: the API refused this prompt, so the model will not see it. It is back in the prompt
+              box to change and send again.
+            </div>
+          )}
           <div className="msg-user-text">{item.text}</div>
         </div>
       );

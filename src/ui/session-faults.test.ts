@@ -184,4 +184,72 @@ describe('faults and reloads at every shown state', () => {
     await model.dispose();
     await Promise.all([session.dispose(), checker.dispose()]);
   }, 60_000);
+
+  it('a prompt the API refuses before any reply is given back, and the session goes on', async () => {
+    // Before: the refused prompt stayed in the transcript, went out again with every later prompt, and
+    // each was refused as too long (only /clear got the session going again).
+    const small = await startMockApi({ contextWindow: 20_000 });
+    try {
+      const store = createSessionsStore(`faults-returned-${Math.random()}`);
+      const session = await agentOn(small.url);
+      session.updateSettings({ model: 'claude-sonnet-4-6' });
+      const model = createSessionModel({ record: newSessionRecord(), agent: session, store });
+      const returned: string[] = [];
+      session.subscribe((e) => {
+        if (e.type === 'prompt-returned') returned.push(e.prompt);
+      });
+      // The first prompt of a session, with the deferred tools' announcement put after it by the loop.
+      small.script([
+        { fault: { kind: 'http', status: 400, type: 'invalid_request_error', message: 'a bad file' } },
+      ]);
+      await session.send('First, refused');
+      expect(returned).toEqual(['First, refused']);
+      expect(JSON.stringify(session.transcript())).not.toContain('First, refused');
+      returned.length = 0;
+      for (let i = 0; i < 3; i++) {
+        small.push({ content: [text(`Reply ${i}: ${'some words '.repeat(200)}`)] });
+        await session.send(`Prompt ${i}: ${'history '.repeat(300)}`);
+      }
+      const history = session.transcript().length;
+      // One pasted log over the whole window: compacting what came before cannot make it fit.
+      const huge = `Look at this log: ${'pasted log line '.repeat(7000)}`;
+      small.push(
+        { content: [text('<summary>Three prompts about history.</summary>')] },
+        { content: [text('<summary>Three prompts.</summary>')] },
+      );
+      await session.send(huge);
+      expect(small.requests.at(-1)?.error).toMatch(/^prompt is too long/);
+      expect(returned).toEqual([huge]);
+      expect(JSON.stringify(session.transcript())).not.toContain('pasted log line');
+      expect(session.transcript().length).toBeLessThanOrEqual(history);
+      await model.flush();
+      const saved = await store.load(model.id);
+      expect(JSON.stringify(saved?.messages)).not.toContain('pasted log line');
+      const view = restoreRecord(saved as SessionRecord).transcript.items;
+      const last = view.filter((i) => i.kind === 'user').at(-1);
+      expect(last).toMatchObject({ kind: 'user', text: huge, returned: true });
+
+      // The next prompt goes out without it and is answered.
+      small.script([{ content: [text('A short answer.')] }]);
+      await session.send('A short question');
+      expect(small.requests.at(-1)?.status).toBe(200);
+      expect(session.transcript().at(-1)).toMatchObject({
+        role: 'assistant',
+        content: [{ text: 'A short answer.' }],
+      });
+
+      // A refusal after the turn made progress (a tool ran) keeps the turn as it is.
+      small.script([
+        { content: [bash('toolu_ran', 'echo ran')] },
+        { fault: { kind: 'http', status: 400, type: 'invalid_request_error', message: 'bad request' } },
+      ]);
+      await session.send('Run something');
+      expect(returned).toHaveLength(1);
+      expect(JSON.stringify(session.transcript())).toContain('toolu_ran');
+      await model.dispose();
+      await session.dispose();
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 });

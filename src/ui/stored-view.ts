@@ -116,7 +116,7 @@ const error = z.object({
   midStream: z.boolean().optional(),
 });
 const item = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: str, text: str }),
+  z.object({ kind: z.literal('user'), id: str, text: str, returned: z.literal(true).optional() }),
   z.object({
     kind: z.literal('assistant-text'),
     id: str,

@@ -64,7 +64,8 @@ export interface SubagentView {
 export type Notice = 'interrupted' | 'max_turns' | 'max_tokens' | 'refusal' | 'missing-key';
 
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
+  /** `returned`: the API refused it before any reply; it is not in the transcript, it went back to the box. */
+  | { kind: 'user'; id: string; text: string; returned?: true }
   | {
       kind: 'assistant-text';
       id: string;
@@ -232,6 +233,12 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
       // An abort is the user's own Esc: the "Interrupted" marker says enough.
       if (event.error.kind === 'aborted') return ended;
       return push(ended, (id) => ({ kind: 'error', id, error: event.error }));
+    }
+    case 'prompt-returned': {
+      let at = state.items.length - 1;
+      while (at >= 0 && state.items[at].kind !== 'user') at--;
+      const item = state.items[at];
+      return item?.kind === 'user' ? replaceAt(state, at, { ...item, returned: true }) : state;
     }
     case 'local-notice':
       return pushNotice(state, event.notice);
