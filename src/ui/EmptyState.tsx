@@ -128,7 +128,7 @@ function StandaloneEmptyState({ onPick, connected, onOpenSettings, onOpenFile }:
           </span>
           <div>
             <strong>Meet the demo project, weather-notes</strong>: a small JavaScript project that prints
-            temperature statistics per city. Its files are in the panel on the right:
+            temperature statistics per city. Its files are in the Files panel:
             <ul className="demo-files">
               {DEMO_FILES.map(([path, what]) => (
                 <li key={path}>
