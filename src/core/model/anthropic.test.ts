@@ -54,6 +54,18 @@ describe('classifyStreamError', () => {
     expect(isRetryableStreamError(cut)).toBe(true);
   });
 
+  it('an SSE rate_limit_error mid-stream is a rate limit, sent again like the SDK sends a 429 again', async () => {
+    const limited = await failure({ kind: 'stream_error', type: 'rate_limit_error', message: 'Slow down' });
+    expect(limited).toMatchObject({
+      kind: 'rate_limit',
+      midStream: true,
+      message: 'Rate limited: Slow down',
+    });
+    expect(isRetryableStreamError(limited)).toBe(true);
+    const refused = await failure({ kind: 'stream_error', type: 'invalid_request_error', message: 'bad' });
+    expect(isRetryableStreamError(refused)).toBe(false);
+  });
+
   it('HTTP errors keep their status and are not mid-stream (the SDK retries those itself)', async () => {
     const refused = await failure({
       kind: 'http',

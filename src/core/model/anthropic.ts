@@ -129,10 +129,17 @@ export function classifyStreamError(err: unknown, started: boolean): QueryError 
   return { ...error, midStream: true };
 }
 
-/** Whether a request that failed this way may simply be sent again: it stopped partway for a passing reason. */
+/**
+ * Whether a request that failed this way may simply be sent again: it stopped partway for a passing
+ * reason (overloaded, a server error, the connection, or a rate limit the API announced in the stream:
+ * the SDK retries each of these when it comes as the response's status, so the loop does the same).
+ */
 export function isRetryableStreamError(error: QueryError): boolean {
   return (
     error.midStream === true &&
-    (error.kind === 'overloaded' || error.kind === 'server' || error.kind === 'network')
+    (error.kind === 'overloaded' ||
+      error.kind === 'server' ||
+      error.kind === 'network' ||
+      error.kind === 'rate_limit')
   );
 }
