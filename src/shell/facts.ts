@@ -26,6 +26,16 @@ export interface ProgramFacts {
   destructive: boolean;
   /** Changes the shell session (variables, options, cwd). */
   changesState: boolean;
+  /** Links it makes (`ln -s TARGET NAME`): later paths through NAME lead to TARGET. */
+  links?: LinkUse[];
+}
+
+/** A link a command makes: `at` (a path the link may be at) leads to `to`. */
+export interface LinkUse {
+  at: ShellWord;
+  /** A symbolic link's text (relative to the link's directory), or a hard link's source (to the cwd). */
+  to: ShellWord;
+  symbolic: boolean;
 }
 
 export const pathUse = (word: ShellWord, access: PathAccess, sure: boolean, recursive = false): PathUse => ({

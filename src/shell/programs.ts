@@ -4,7 +4,13 @@
  * runs. Programs with a language of their own have readers: sed, awk, find, git, test.
  */
 import { analyzeAwk } from './awk.ts';
-import { emptyProgramFacts as facts, type PathUse, type ProgramFacts, pathUse as use } from './facts.ts';
+import {
+  emptyProgramFacts as facts,
+  type LinkUse,
+  type PathUse,
+  type ProgramFacts,
+  pathUse as use,
+} from './facts.ts';
 import { gitFacts } from './git.ts';
 import { type ParsedArgs, parseArgs, valueAccess } from './options.ts';
 import { analyzeSed } from './sed.ts';
@@ -54,6 +60,13 @@ export const readAndWritten = (w: ShellWord, recursive = false): PathUse[] => [
   use(w, 'write', true, recursive),
 ];
 
+/** Whether the command makes links, symbolic (true) or hard (false), or null when it makes none. */
+function links(name: string, a: ParsedArgs): boolean | null {
+  if (hardLinks(name, a)) return false;
+  if (name === 'ln') return true;
+  return name === 'cp' && (a.flags.has('-s') || a.flags.has('--symbolic-link')) ? true : null;
+}
+
 /** `ln` without -s, `cp -l` / `--link`, `link`: the new name is a hard link to the source. */
 function hardLinks(name: string, a: ParsedArgs): boolean {
   if (name === 'link') return true;
@@ -62,7 +75,13 @@ function hardLinks(name: string, a: ParsedArgs): boolean {
 }
 
 /** Paths of the operands, by the spec's rule. */
-function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolean): PathUse[] {
+function operandPaths(
+  name: string,
+  spec: Spec,
+  a: ParsedArgs,
+  recursive: boolean,
+  linksMade: LinkUse[],
+): PathUse[] {
   const ops = a.operands.filter((w) => w.text !== '-' || w.dynamic);
   switch (spec.operands) {
     case 'none':
@@ -118,6 +137,18 @@ function operandPaths(name: string, spec: Spec, a: ParsedArgs, recursive: boolea
       const sources = (ws: readonly ShellWord[]): PathUse[] =>
         ws.flatMap((w) => (aliased ? readAndWritten(w, recursive) : [use(w, 'read', true, recursive)]));
       const targetDir = a.values.find((v) => v.kind === 'write-dir');
+      const symbolic = links(name, a);
+      if (symbolic !== null) {
+        const from = targetDir ? ops : ops.slice(0, -1);
+        const dest = targetDir?.word ?? ops[ops.length - 1];
+        if (dest) {
+          const named = targetDir ? [] : from.length === 1 && ops.length === 2 ? [dest] : [];
+          for (const [k, to] of from.entries()) {
+            for (const at of [...named, intoDirectory(dest, [to])[0]]) linksMade.push({ at, to, symbolic });
+            if (k > 16) break;
+          }
+        }
+      }
       if (targetDir) {
         return [
           ...sources(ops),
@@ -324,7 +355,9 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   const a = parseArgs(args, spec.options);
   const out = facts();
   const recursive = isRecursive(spec, a);
-  out.paths.push(...operandPaths(name, spec, a, recursive));
+  const made: LinkUse[] = [];
+  out.paths.push(...operandPaths(name, spec, a, recursive, made));
+  if (made.length > 0) out.links = made;
   for (const v of a.values) {
     const access = valueAccess(v.kind);
     if (access) out.paths.push(use(v.word, access, true, v.kind === 'write-dir'));

@@ -109,6 +109,11 @@ export interface ShellCommand {
    * `cd` only known at run time). Absent on entries that are no program (redirections, `[[ ]]`).
    */
   cdTrail?: readonly string[] | null;
+  /**
+   * Links it makes (`ln -s ../config d/c`): a later command's path through `at` leads to `to` (a symbolic
+   * link's text is relative to the link's directory, a hard link's source to the cwd).
+   */
+  links?: readonly { at: ShellPathRef; to: ShellPathRef; symbolic: boolean }[];
 }
 
 /** The analysis of one command line. */

@@ -8,6 +8,7 @@
  */
 import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from 'just-bash';
 import { messageOf } from '../core/errors.ts';
+import { pathUse } from './facts.ts';
 import { commandForms } from './forms.ts';
 import type { ShellParser } from './parser.ts';
 import { isBuiltin, type PathUse, programFacts } from './programs.ts';
@@ -15,7 +16,14 @@ import { redirectIo } from './redirects.ts';
 import { conditionalRisks } from './test-expr.ts';
 import type { ShellCommand, ShellForm, ShellPathRef, ShellWord } from './types.ts';
 import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
-import { findExecCommands, interpreterCode, SHELLS, shellInvocation, unwrapCommand } from './wrappers.ts';
+import {
+  findExecCommands,
+  interpreterCode,
+  SHELLS,
+  scriptFiles,
+  shellInvocation,
+  unwrapCommand,
+} from './wrappers.ts';
 
 type RedirectionNode = SimpleCommandNode['redirections'][number];
 
@@ -300,9 +308,16 @@ export class Walker {
       usesPath: name !== '' && !name.includes('/') && !isBuiltin(name),
       fileOnly: false,
       destructive: facts.destructive,
-      paths: [...facts.paths, ...un.paths.map((p) => ({ ...p, sure: true, recursive: false }))].map((p) =>
-        this.ref(p, scope),
-      ),
+      paths: [
+        ...facts.paths,
+        ...un.paths.map((p) => ({ ...p, sure: true, recursive: false })),
+        ...scriptFiles(un.words).map((word) => ({
+          word,
+          access: 'read' as const,
+          sure: true,
+          recursive: false,
+        })),
+      ].map((p) => this.ref(p, scope)),
       cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
     });
   }
@@ -491,6 +506,8 @@ export class Walker {
       ...un.paths.map((p) => ({ ...p, sure: true, recursive: false })),
     ];
     if (un.chdir) paths.push({ word: un.chdir, access: 'read', sure: true, recursive: false });
+    // A script it runs is read (`source .env`, `sh key.pem`): a Read rule on it denies.
+    for (const word of scriptFiles(inner)) paths.push({ word, access: 'read', sure: true, recursive: false });
     const refs = paths.map((p) => this.ref(p, scope));
     if (name === 'cd' || name === 'pushd' || name === 'popd') moveScope(scope, name, inner);
     if (un.chdir)
@@ -530,6 +547,15 @@ export class Walker {
       destructive: (facts?.destructive ?? false) || io.overwrites,
       paths: refs,
       cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
+      ...(facts?.links
+        ? {
+            links: facts.links.map((l) => ({
+              at: this.ref(pathUse(l.at, 'write', true), scope),
+              to: this.ref(pathUse(l.to, 'read', true), scope),
+              symbolic: l.symbolic,
+            })),
+          }
+        : {}),
     });
   }
 

@@ -638,3 +638,39 @@ export function interpreterCode(words: readonly ShellWord[]): 'inline' | 'stdin'
   // Only options: a version or help flag prints and exits (no code runs); anything else reads code from stdin.
   return words.slice(1).some((w) => /^(-v|-V|--version|-h|--help)$/.test(w.text)) ? null : 'stdin';
 }
+
+/**
+ * The files a command reads as code (`source FILE`, `. FILE`, `sh FILE`, `bash --rcfile FILE`, `python3
+ * FILE`, `node FILE`): the analysis cannot see what they run, but the file is surely read, so a Read
+ * rule on it denies (the shell's error messages print a file that is not shell).
+ */
+export function scriptFiles(words: readonly ShellWord[]): ShellWord[] {
+  const name = words[0] && !words[0].dynamic ? words[0].text : '';
+  if (name === 'source' || name === '.') return words[1] ? [words[1]] : [];
+  const out: ShellWord[] = [];
+  if (SHELLS.has(name)) {
+    let i = 1;
+    let hasC = false;
+    for (; i < words.length; i++) {
+      const t = words[i].text;
+      if (words[i].dynamic) return out;
+      if (t === '--' || t === '-') {
+        i++;
+        break;
+      }
+      if (!t.startsWith('-') && !t.startsWith('+')) break;
+      if (t === '--rcfile' || t === '--init-file') {
+        if (words[i + 1]) out.push(words[i + 1]);
+        i++;
+      } else if (/^[-+]o$/.test(t) || t === '-O') i++;
+      else if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t)) hasC = true;
+    }
+    if (!hasC && words[i]) out.push(words[i]);
+    return out;
+  }
+  if (interpreterCode(words) === 'file') {
+    const file = words.slice(1).find((w) => !w.text.startsWith('-'));
+    if (file) out.push(file);
+  }
+  return out;
+}

@@ -408,6 +408,48 @@ async function untrustedGit(
   return out;
 }
 
+/** Most links of one line followed (the rest are left out: a line making more is unusual). */
+const MAX_LINKS = 64;
+
+/**
+ * The analysis with, for each command after one that makes a link (`ln -s ../config d/c`), its paths
+ * through the link also as where they lead (`d/c/prod.env` as `config/prod.env`): the link does not
+ * exist yet when the call is checked, so the sandbox's realpath cannot follow it. A symbolic link's
+ * text is read from the link's directory, a hard link's source from the cwd; followed twice (a link
+ * through a link).
+ */
+function withLineLinks(m: BashPermissionMatcher, env: PathEnv): BashPermissionMatcher {
+  if (!m.commands.some((c) => c.links && c.links.length > 0)) return m;
+  const links: Array<{ at: string; to: string }> = [];
+  const follow = (abs: string): string[] =>
+    links.filter((l) => isInside(l.at, abs)).map((l) => `${l.to}${abs.slice(l.at.length)}`);
+  const commands = m.commands.map((command) => {
+    let extra: ShellPathRef[] = [];
+    if (links.length > 0) {
+      for (const ref of command.paths) {
+        for (const abs of resolveRef(env, ref) ?? []) {
+          const once = follow(abs);
+          for (const to of new Set([...once, ...once.flatMap(follow)])) {
+            if (to !== abs) extra.push({ ...ref, text: to, dynamic: false, tilde: false, cdTrail: [] });
+          }
+        }
+      }
+      extra = extra.slice(0, MAX_LINKS);
+    }
+    for (const link of command.links ?? []) {
+      for (const at of resolveRef(env, link.at) ?? []) {
+        const tos =
+          link.symbolic && !link.to.dynamic && !link.to.text.startsWith('/')
+            ? [resolvePath(at.slice(0, at.lastIndexOf('/')) || '/', link.to.text, env.home)]
+            : resolveRef(env, link.to);
+        for (const to of tos ?? []) if (links.length < MAX_LINKS) links.push({ at, to });
+      }
+    }
+    return extra.length > 0 ? { ...command, paths: [...command.paths, ...extra] } : command;
+  });
+  return { ...m, commands };
+}
+
 /** The matcher, the rules and the paths of one call. */
 interface Prepared {
   prepared: PreparedMatcher;
@@ -441,6 +483,7 @@ async function prepare(d: DecisionInput): Promise<Prepared> {
       : new Map();
     matcher = { ...withOpaqueCommands(view.analysis, git), kind: 'bash' };
   }
+  if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
   const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
   const env = real ? { ...writtenEnv, real } : writtenEnv;
   return { prepared, matcher, book: ruleBook(d.rules, tool), env, writtenEnv };

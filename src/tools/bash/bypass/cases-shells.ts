@@ -167,12 +167,12 @@ export const SYMLINKS: BypassCase[] = [
     effect: { leaks: true },
     bypass: 'deny',
   },
-  // The link does not exist yet when the command is checked: ln counts as touching the whole folder.
+  // The link does not exist yet when the command is checked: the write through it is read as where it leads.
   {
     what: 'link and write in one line',
     command: 'ln -s config c && echo x > c/prod.env',
     effect: PROD,
-    bypass: 'ask',
+    bypass: 'deny',
     bashOnly: true,
   },
 ];
