@@ -348,6 +348,11 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
     const out = facts();
     out.changesState = true;
     out.problem = `${name} changes the shell session`;
+    // `enable -f LIB NAME` loads a builtin's code from a shared object: code nobody sees.
+    if (name === 'enable' && args.some((w) => w.dynamic || /^-[a-zA-Z]*f/.test(w.text))) {
+      out.opaque = true;
+      out.problem = 'enable -f loads code from a shared object';
+    }
     return out;
   }
   const spec = SPECS[name];
@@ -356,11 +361,19 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   const out = facts();
   const recursive = isRecursive(spec, a);
   const made: LinkUse[] = [];
-  out.paths.push(...operandPaths(name, spec, a, recursive, made));
+  const operandUses = operandPaths(name, spec, a, recursive, made);
+  const inPlace = spec.inPlace?.find((f) => a.flags.has(f));
+  out.paths.push(...operandUses);
+  if (inPlace) {
+    for (const p of operandUses) if (p.access === 'read') out.paths.push({ ...p, access: 'write' });
+  }
   if (made.length > 0) out.links = made;
   for (const v of a.values) {
     const access = valueAccess(v.kind);
     if (access) out.paths.push(use(v.word, access, true, v.kind === 'write-dir'));
+  }
+  if (spec.readsNamed?.(a)) {
+    out.paths.push(use({ text: `(a file ${name} names)`, dynamic: true, glob: false }, 'read', false));
   }
   // Values of options the spec does not know: maybe files.
   for (const w of a.unknownValues) out.paths.push(use(w, 'unknown', false));
@@ -383,6 +396,7 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
     out.opaque = true;
   } else if (shell) out.problem = `${name} ${shell.option} runs a command`;
   else if (write) out.problem = `${name} ${write.option} writes a file`;
+  else if (inPlace) out.problem = `${name} ${inPlace} rewrites its files`;
   else if (a.effects.length > 0) out.problem = a.effects[0];
   else if (a.dynamicOption && dangerous(spec)) {
     out.problem = `an argument of ${name} only known at run time could be an option that writes or runs`;

@@ -34,6 +34,10 @@ export interface Spec {
   /** Recursive always, or with one of these flags. */
   recursive?: true | readonly string[];
   destructive?: boolean;
+  /** Flags that make it rewrite its file operands in place (`yq -i`): they are read and written. */
+  inPlace?: readonly string[];
+  /** Its own language may name files it reads (yq's load()): a file only known at run time is read. */
+  readsNamed?: (args: ParsedArgs) => boolean;
   /** More reasons it is not read-only (operands that write, options that set things). */
   check?: (args: ParsedArgs) => string | null;
 }
@@ -245,6 +249,21 @@ export const SPECS: Record<string, Spec> = {
     operands: 'pattern',
     readOnly: true,
     patternOptions: ['-f', '--from-file'],
+  },
+  // just-bash's yq (and mikefarah's): an expression, then files; -i rewrites them, load() reads any file.
+  yq: {
+    options: {
+      short: short('poI'),
+      long: flagsOf('--input-format --output-format --indent'),
+      effects: { '-s': 'yq --split-exp writes files', '--split-exp': 'yq --split-exp writes files' },
+    },
+    operands: 'pattern',
+    readOnly: true,
+    patternOptions: ['--from-file'],
+    inPlace: ['-i', '--inplace'],
+    readsNamed: (a) =>
+      /\bload(_str|_xml|_props|_base64)?\s*\(/.test(a.operands[0]?.text ?? '') ||
+      a.operands[0]?.dynamic === true,
   },
   basename: { options: { short: short('s'), long: flagsOf('--suffix') }, operands: 'none', readOnly: true },
   dirname: { options: {}, operands: 'none', readOnly: true },

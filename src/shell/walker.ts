@@ -438,9 +438,11 @@ export class Walker {
       opaque = true;
       this.anyAssign = true;
     } else if (name === 'trap') {
-      const action = inner[1];
+      // `trap -- ACTION SIGNALS`: after `--` the action may look like an option; `-` alone resets.
+      const k = inner[1]?.text === '--' && !inner[1].dynamic ? 2 : 1;
+      const action = inner[k];
       changesState = true;
-      if (action && !action.text.startsWith('-')) {
+      if (action && (action.dynamic || (k === 2 ? action.text !== '-' : !action.text.startsWith('-')))) {
         if (action.dynamic) opaque = true;
         else this.text(action.text, copyScope(scope), depth);
       }
