@@ -62,7 +62,8 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
   const sub = args[k]?.text;
   const rest = args.slice(k + 1);
   for (const w of rest) {
-    const m = /^--output(?:=(.*))?$/.exec(w.text);
+    // Abbreviated too (`--out=FILE`): parse-options takes an unambiguous prefix.
+    const m = /^--out(?:p|pu|put)?(?:=(.*))?$/.exec(w.text);
     if (m) {
       out.paths.push(
         use(m[1] !== undefined ? { ...w, text: m[1] } : (rest[rest.indexOf(w) + 1] ?? w), 'write', true),
@@ -94,14 +95,51 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
   }
   // Operands of a read-only subcommand may be files whose content it prints (`git blame .env`,
   // `git diff --no-index .env x`, `git log -p -- .env`), or a revision and a path (`git show HEAD:.env`).
+  const noIndex = sub === 'diff' && rest.some((w) => w.text === '--no-index');
   for (const w of rest) {
     if (w.text.startsWith('-')) continue;
-    const colon = w.text.indexOf(':');
-    const path = colon >= 0 ? { ...w, text: w.text.slice(colon + 1) } : w;
-    if (path.text !== '') out.paths.push(use(path, 'read', false));
+    // `git diff --no-index A B` compares two files of the file system.
+    if (noIndex) {
+      out.paths.push(use(w, 'read', true));
+      continue;
+    }
+    // A path from the top may name a directory, whose whole tree git prints (`:(top)secrets`).
+    const paths = gitPaths(w);
+    for (const path of paths) out.paths.push(use(path, 'read', false, paths.length > 1));
   }
   out.problem = null;
   return out;
+}
+
+/** Directories above the cwd a path from the repository's top may be relative to (`REV:PATH`). */
+const TOP_DEPTH = 8;
+
+/**
+ * The files a revision-or-path operand may name. `REV:PATH` (`HEAD:secrets/key.pem`, `:0:PATH`, `:PATH`
+ * the index, `HEAD@{1}:PATH`) names PATH from the repository's top, which may be the cwd or any
+ * directory above it (`./PATH` and `../PATH` are from the cwd); so do pathspecs with `:/` or `:(top)`.
+ * A plain operand is a path from the cwd (or a revision).
+ */
+function gitPaths(w: ShellWord): ShellWord[] {
+  const t = w.text;
+  let fromTop: string | null = null;
+  const magic = /^:(\([^)]*\)|[/!^]+)(.*)$/.exec(t);
+  if (magic) {
+    // Pathspec magic: `:/PATH`, `:(top)PATH` are from the top; `:!PATH` excludes (nothing read).
+    if (/[!^]/.test(magic[1]) && !magic[1].startsWith('(')) return [];
+    if (magic[1].includes('/') || /top/.test(magic[1])) fromTop = magic[2];
+    else return [{ ...w, text: magic[2] }];
+  } else {
+    // The path of `REV:PATH` starts after the revision's last `}` (`HEAD@{12:00}:x`), at its first `:`.
+    const brace = t.lastIndexOf('}');
+    const colon = t.indexOf(':', brace + 1);
+    if (colon < 0) return t === '' ? [] : [w];
+    // `:0:PATH`: a stage of the index.
+    fromTop = t.slice(colon + 1).replace(colon === 0 ? /^[0-3]:/ : /^$/, '');
+  }
+  if (fromTop === '' || fromTop === null) return [];
+  if (/^\.\.?(\/|$)/.test(fromTop)) return [{ ...w, text: fromTop }];
+  return Array.from({ length: TOP_DEPTH + 1 }, (_, k) => ({ ...w, text: `${'../'.repeat(k)}${fromTop}` }));
 }
 
 function gitBranchLists(rest: readonly string[]): boolean {

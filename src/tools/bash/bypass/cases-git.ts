@@ -50,3 +50,58 @@ export const GIT_REPOSITORIES: BypassCase[] = [
     bypass: 'ask',
   },
 ];
+
+/** Paths git prints from its repository: `REV:PATH` is from the repository's top, not the cwd. */
+export const GIT_PATHS: BypassCase[] = [
+  {
+    what: 'REV:PATH from a subdirectory (the path is from the top)',
+    setup: ['cd src'],
+    command: 'git show HEAD:secrets/key.pem',
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: ':0:PATH (a stage of the index)',
+    command: 'git show :0:secrets/key.pem',
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'REV@{date with colons}:PATH',
+    command: "git show 'HEAD@{2024-01-01 10:00}:secrets/key.pem'",
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'a :/ pathspec (from the top)',
+    command: "git log -p -- ':/secrets/key.pem'",
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'a :(top) pathspec from a subdirectory',
+    setup: ['cd src'],
+    command: "git diff HEAD -- ':(top)secrets'",
+    effect: { leaks: true },
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'git diff --no-index of a denied file',
+    command: 'git diff --no-index .env /dev/null',
+    effect: { leaks: true },
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'git diff --out= (abbreviated --output)',
+    command: 'git diff --out=config/prod.env',
+    effect: { changed: 'config/prod.env' },
+    bypass: 'deny',
+    bashOnly: true,
+  },
+];

@@ -293,12 +293,7 @@ export const IMPLICIT_PATHS: BypassCase[] = [
     bypass: 'ask',
     bashOnly: true,
   },
-  ...[
-    'git blame .env',
-    'git show HEAD:.env',
-    'git diff --no-index .env /dev/null',
-    'git log -p -- secrets/key.pem',
-  ].map(
+  ...['git blame .env', 'git show HEAD:.env', 'git log -p -- secrets/key.pem'].map(
     (command): BypassCase => ({
       what: command,
       command,
