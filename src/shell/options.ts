@@ -10,6 +10,8 @@ import type { PathAccess, ShellWord } from './types.ts';
 export type ValueKind =
   /** A file the program reads / writes. */
   | 'read'
+  /** A file of file names (`--files0-from`): read, and so is each file it names (known at run time). */
+  | 'list'
   | 'write'
   /** A directory the program writes into. */
   | 'write-dir'
@@ -143,5 +145,9 @@ export function parseArgs(args: readonly ShellWord[], spec: OptionSpec): ParsedA
 
 /** The access a value kind gives its file, or null when the value is not a file. */
 export function valueAccess(kind: ValueKind): PathAccess | null {
-  return kind === 'read' ? 'read' : kind === 'write' || kind === 'write-dir' ? 'write' : null;
+  return kind === 'read' || kind === 'list'
+    ? 'read'
+    : kind === 'write' || kind === 'write-dir'
+      ? 'write'
+      : null;
 }

@@ -30,7 +30,7 @@ function dangerous(spec: Spec): boolean {
   const values = [...Object.values(spec.options.short ?? {}), ...Object.values(spec.options.long ?? {})];
   return (
     Object.keys(spec.options.effects ?? {}).length > 0 ||
-    values.some((v) => !v.startsWith('value') && !v.startsWith('read')) ||
+    values.some((v) => !v.startsWith('value') && !v.startsWith('read') && !v.startsWith('list')) ||
     spec.check !== undefined
   );
 }
@@ -372,7 +372,9 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
     const access = valueAccess(v.kind);
     if (access) out.paths.push(use(v.word, access, true, v.kind === 'write-dir'));
   }
-  if (spec.readsNamed?.(a)) {
+  // The files a list names are read too (`sort --files0-from=LIST` prints them).
+  const list = a.values.find((v) => v.kind === 'list');
+  if (spec.readsNamed?.(a) || list) {
     out.paths.push(use({ text: `(a file ${name} names)`, dynamic: true, glob: false }, 'read', false));
   }
   // Values of options the spec does not know: maybe files.

@@ -93,7 +93,7 @@ export const SPECS: Record<string, Spec> = {
     operands: 'read',
     readOnly: true,
   },
-  wc: { options: { long: { '--files0-from': 'read' } }, operands: 'read', readOnly: true },
+  wc: { options: { long: { '--files0-from': 'list' } }, operands: 'read', readOnly: true },
   ls: {
     options: {
       short: short('IwT'),
@@ -135,7 +135,7 @@ export const SPECS: Record<string, Spec> = {
         ...flagsOf('--key --field-separator --buffer-size --parallel --batch-size'),
         '--output': 'write',
         '--temporary-directory': 'write-dir',
-        '--files0-from': 'read',
+        '--files0-from': 'list',
         '--random-source': 'read',
         '--compress-program': 'exec',
       },
@@ -205,7 +205,7 @@ export const SPECS: Record<string, Spec> = {
       long: {
         ...flagsOf('--max-depth --block-size --threshold --exclude --time-style --time'),
         '--exclude-from': 'read',
-        '--files0-from': 'read',
+        '--files0-from': 'list',
       },
     },
     operands: 'read',

@@ -112,8 +112,13 @@ export function tarFacts(args: readonly ShellWord[]): ProgramFacts {
     if (!w) return;
     if (kind === 'archive') archives.push(w);
     else if (kind === 'dir') dirs.push(w);
-    else if (kind === 'read') out.paths.push(use(w, 'read', true));
-    else if (kind === 'write') out.paths.push(use(w, 'write', true));
+    else if (kind === 'read') {
+      out.paths.push(use(w, 'read', true));
+      // -T LIST: the members it names are read (create) or written (extract).
+      if (option === '-T' || option === '--files-from') {
+        out.paths.push(use({ text: '(a file tar -T names)', dynamic: true, glob: false }, 'unknown', false));
+      }
+    } else if (kind === 'write') out.paths.push(use(w, 'write', true));
     else if (kind === 'both') out.paths.push(use(w, 'read', true), use(w, 'write', true));
     else if (kind === 'shell') {
       if (w.dynamic) out.opaque = true;

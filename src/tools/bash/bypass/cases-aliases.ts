@@ -119,3 +119,21 @@ export const ARCHIVES: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/** A file of file names: the files it names are read too (GNU sort, tar -T; not in just-bash). */
+export const NAME_LISTS: BypassCase[] = [
+  {
+    what: 'sort --files0-from=LIST prints the files LIST names',
+    command: "printf '.env\\0' > /tmp/l; sort --files0-from=/tmp/l",
+    effect: LEAK,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'tar -T LIST archives the files LIST names',
+    command: 'echo .env > /tmp/l; tar -T /tmp/l -cf - | tar -xOf -',
+    effect: LEAK,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];
