@@ -210,14 +210,16 @@ const CASES: Case[] = [
       await waitEnded(page, 'Made.');
     },
     async run(page) {
+      const t0 = Date.now();
       await page.locator('[data-testid="file-item"][data-path="mid.js"]').click();
       await page.waitForFunction(
         () =>
           document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') ===
           'yes',
         undefined,
-        { timeout: 60_000, polling: 250 },
+        { timeout: 60_000, polling: 50 },
       );
+      console.log(`  view-190k: click → highlighted ${Date.now() - t0} ms`);
       await page.waitForTimeout(1_000);
     },
   },

@@ -8,6 +8,9 @@
  *   budget, a tool_use input nested 10,000 levels deep), with the sandbox in its worker
  *   (`?sandbox-thread=worker`, the default) and on the page's thread (`?sandbox-thread=main`), runs
  *   alternated; every run checks the same tool results came back;
+ * - after each session, the heavy render on the page: a 190 kB JavaScript file (written in the session)
+ *   opened in the file viewer until it is highlighted, then the fold of its Write's 3,800-row diff
+ *   opened (issue 17: highlighting and rendering large inputs on the page's thread);
  * - on a bench page (bench/long-tasks-page): the round trip of one file operation through the worker vs
  *   on the page's thread, and the longest task while one heavy command runs on each.
  */
@@ -27,9 +30,11 @@ const PORT = 4403;
 const RUNS = 2;
 const ROOT = '/home/user/project';
 /** The request (0-based) answered by the hand-written 10,000-levels stream instead of the mock. */
-const DEEP_REQUEST = 7;
+const DEEP_REQUEST = 8;
 /** Lines of each of the four big Writes (~50 bytes a line). */
 const BIG_LINES = 1_000;
+/** Lines of the file opened in the viewer after the session (~50 bytes a line: ~190 kB, under the viewer's cap). */
+const VIEW_LINES = 3_800;
 /** A session that has not ended by then is stuck (a heavy one takes well under a minute). */
 const SESSION_TIMEOUT_MS = 240_000;
 
@@ -38,6 +43,8 @@ interface Session {
   longest: number;
   total: number;
   wallMs: number;
+  /** The heavy render after the session (viewer + open diff). */
+  render: { longTasks: number; longest: number; wallMs: number };
 }
 
 /** The session the mock model plays; the request DEEP_REQUEST is answered by `deepStream` in between. */
@@ -68,6 +75,17 @@ function script(): TurnSpec[] {
       content: [0, 1, 2, 3].map((n) =>
         tool(`toolu_big${n}`, 'Write', { file_path: `${ROOT}/big${n}.js`, content: big(n) }),
       ),
+    },
+    {
+      content: [
+        tool('toolu_view', 'Write', {
+          file_path: `${ROOT}/view.js`,
+          content: Array.from(
+            { length: VIEW_LINES },
+            (_, i) => `export const w${i} = ${i} * 7; // MARKER_${i % 11} "s"`,
+          ).join('\n'),
+        }),
+      ],
     },
     {
       content: [
@@ -243,14 +261,9 @@ async function session(
         );
       });
     const wallMs = (await page.evaluate(() => performance.now())) - since;
-    const tasks = await page.evaluate(
-      (t) =>
-        (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
-          .filter((x) => x.start >= t)
-          .map((x) => x.duration),
-      since,
-    );
+    const tasks = await page.evaluate(tasksSince, since);
     checkResults(api);
+    const render = await heavyRender(page);
     process.stderr.write(
       `long-tasks: ${thread} session ${Math.round(wallMs)} ms, ${tasks.length} long tasks\n`,
     );
@@ -259,10 +272,47 @@ async function session(
       longest: Math.max(0, ...tasks),
       total: tasks.reduce((a, b) => a + b, 0),
       wallMs,
+      render,
     };
   } finally {
     await context.close();
   }
+}
+
+/** In the page: the long tasks that started at or after `t` (durations). */
+function tasksSince(t: number): number[] {
+  return (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
+    .filter((x) => x.start >= t)
+    .map((x) => x.duration);
+}
+
+/**
+ * After the session: view.js opened in the file viewer until highlighted, then its Write's diff opened
+ * (3,800 rows) until every row is there. Returns the long tasks over that time.
+ */
+async function heavyRender(page: Page): Promise<Session['render']> {
+  await page.waitForTimeout(1_000);
+  const since = await page.evaluate(() => performance.now());
+  await page.locator('[data-testid="file-item"][data-path="view.js"]').click();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') === 'yes',
+    undefined,
+    { timeout: 60_000, polling: POLL_MS },
+  );
+  await page
+    .locator('[data-testid="tool-card"][data-tool-use-id="toolu_view"] [data-testid="fold-toggle"]')
+    .click();
+  await page.waitForFunction(
+    (n) =>
+      document.querySelectorAll('[data-tool-use-id="toolu_view"] .diff-line[data-diff-op="add"]').length >= n,
+    VIEW_LINES,
+    { timeout: 60_000, polling: POLL_MS },
+  );
+  await page.waitForTimeout(500);
+  const wallMs = (await page.evaluate(() => performance.now())) - since;
+  const tasks = await page.evaluate(tasksSince, since);
+  return { longTasks: tasks.length, longest: Math.max(0, ...tasks), wallMs };
 }
 
 async function connect(page: Page, api: MockApi): Promise<void> {
@@ -333,8 +383,17 @@ export async function run(ctx: BenchContext): Promise<string[]> {
         ms(median(s.map((x) => x.wallMs))),
       ];
     });
+    const renderRows = (['worker', 'main'] as const).map((thread) => {
+      const s = runs[thread].map((x) => x.render);
+      return [
+        thread === 'worker' ? 'after the worker session' : 'after the page session',
+        s.map((x) => x.longTasks).join(', '),
+        s.map((x) => ms(x.longest)).join(', '),
+        ms(median(s.map((x) => x.wallMs))),
+      ];
+    });
     return [
-      `Chromium ${browser.version()}, production build; one session = 9 model turns, 53 tool calls (3 hostile), each run checked`,
+      `Chromium ${browser.version()}, production build; one session = 10 model turns, 54 tool calls (3 hostile), each run checked`,
       ...table(
         [
           'session',
@@ -344,6 +403,12 @@ export async function run(ctx: BenchContext): Promise<string[]> {
           'prompt → done (median)',
         ],
         rows,
+      ),
+      '',
+      `heavy render after each session: a ${VIEW_LINES.toLocaleString('en-US')}-line (~190 kB) file opened in the viewer until highlighted, then its Write's diff opened (all rows shown):`,
+      ...table(
+        ['render', 'long tasks (per run)', 'longest (per run)', 'click → all shown (median)'],
+        renderRows,
       ),
       '',
       ...(await roundTrips(browser, base)),

@@ -239,6 +239,70 @@ test('Grep (a+)+$ left to run: the file is skipped after its time budget with a 
   expect(longest).toBeLessThan(FREEZE_MS);
 });
 
+test('a 190 kB file opened in the viewer, then a runaway: highlighted off the page, all its text shown, Esc stops the run', async ({
+  page,
+}, info) => {
+  // 3,800 lines of JavaScript (~190 kB, under the viewer's cap): highlighted and rendered on the page's
+  // thread, one task took over 5 s in Chromium. Made by awk in the sandbox (a Write of it would stream
+  // 190 kB of input for seconds); the same lines here, to check the viewer shows every character.
+  const line = (i: number) => `export const v${i} = ${i} * 7; // MARK_${i % 13} "s"`;
+  const content = `${Array.from({ length: 3_800 }, (_, i) => line(i)).join('\n')}\n`;
+  const awk = `seq 0 3799 | awk '{ print "export const v" $1 " = " $1 " * 7; // MARK_" ($1 % 13) " \\"s\\"" }' > ${ROOT}/view.js`;
+  let opened!: () => void;
+  const viewerOpened = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_view',
+          name: 'Bash',
+          input: { command: awk },
+        },
+      ],
+    },
+    async () => {
+      await viewerOpened;
+      return {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_loop',
+            name: 'Bash',
+            input: { command: `echo looping; echo x | sed ':a;s/x/x/;ta'` },
+          },
+        ],
+      };
+    },
+  ]);
+  await start(page);
+  await sendPrompt(page, 'Write it, then loop.');
+  const file = page.locator('[data-testid="file-item"][data-path="view.js"]');
+  const since = await pageNow(page);
+  await file.click({ timeout: 30_000 });
+  const code = page.getByTestId('file-content').locator('code');
+  await expect(code).toBeAttached();
+  opened();
+  await expect(toolCard(page, 'toolu_loop')).toContainText('looping', { timeout: 30_000 });
+  const roundTrip = await responsiveness(page);
+  const escToStop = await escAndWait(page);
+  await expect(toolCard(page, 'toolu_loop')).toHaveAttribute('data-status', 'interrupted');
+  await expect(code).toHaveAttribute('data-highlighted', 'yes', { timeout: 30_000 });
+  const { longest, count } = await longestSince(page, since);
+  info.annotations.push({
+    type: 'figures',
+    description: `190 kB file in the viewer, then a runaway: round trip ${roundTrip} ms; Esc→stopped ${escToStop} ms; long tasks ${count}, longest ${longest} ms`,
+  });
+  console.log(info.annotations.at(-1)?.description);
+  expect(await code.textContent()).toBe(content);
+  await expect(code.locator('.hljs-keyword').first()).toHaveText('export');
+  expect(roundTrip).toBeLessThan(FREEZE_MS);
+  expect(longest).toBeLessThan(FREEZE_MS);
+  expect(escToStop).toBeLessThan(ESC_STOP_LIMIT_MS);
+});
+
 test('Write 500 directories deep: refused at once with a clear error, the page never blocks', async ({
   page,
 }, info) => {

@@ -6,7 +6,7 @@
  * its text stays plain; nothing is ever left out. Tokens are React elements: code is never parsed as
  * HTML.
  */
-import { memo, type ReactNode, useEffect, useState } from 'react';
+import { memo, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { yieldToBrowser } from '../agent/main-thread-yield.ts';
 import type { Chunk, Highlighted } from './highlight-chunks.ts';
 import { highlightOffPage } from './highlight-host.ts';
@@ -36,6 +36,11 @@ function schedule(job: () => void): void {
     draining = false;
   })();
 }
+
+/** Time one step of turning chunks into elements aims at (ms), well under a long task's 50. */
+const STEP_BUDGET_MS = 10;
+/** Chunks per step at most. */
+const MAX_STEP_CHUNKS = 4;
 
 interface Shown {
   key: string;
@@ -81,12 +86,25 @@ function useHighlighted(code: string, language: string | undefined): Shown | nul
     return () => abort.abort();
   }, [key, missing]);
 
-  // The next chunk, a task later.
+  // The next chunks, a task later: as many as the last step's render and commit allowed within
+  // STEP_BUDGET_MS (measured from the update to its layout effect, which runs right after the commit).
+  const step = useRef({ chunks: 1, at: 0 });
+  useLayoutEffect(() => {
+    const s = step.current;
+    if (s.at === 0 || !current) return;
+    const took = performance.now() - s.at;
+    s.at = 0;
+    if (took < STEP_BUDGET_MS / 2) s.chunks = Math.min(s.chunks * 2, MAX_STEP_CHUNKS);
+    else if (took > STEP_BUDGET_MS) s.chunks = Math.max(1, Math.floor(s.chunks / 2));
+  }, [current]);
   useEffect(() => {
     if (!current?.result || current.ready >= current.result.chunks.length) return;
+    const s = step.current;
     let cancelled = false;
     schedule(() => {
-      if (!cancelled) setShown((s) => (s === current ? { ...s, ready: s.ready + 1 } : s));
+      if (cancelled) return;
+      s.at = performance.now();
+      setShown((x) => (x === current ? { ...x, ready: x.ready + s.chunks } : x));
     });
     return () => {
       cancelled = true;
