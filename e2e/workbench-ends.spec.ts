@@ -132,7 +132,7 @@ test('an SSE overloaded error mid-reply is retried and the reply completes; a 42
   await sendPrompt(page, 'Again');
   const retry = page.getByTestId('retry-banner');
   await expect(retry).toContainText(
-    /The API is rate limiting requests \(429\)\. Retrying in [12] s \(retry 1 of 2\)/,
+    /The API is rate limiting requests \(429\)\. Retrying in [12] s \(retry 1 of 4\)/,
   );
   await expect(retry).toHaveAttribute('data-seconds-left', '1');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/retry-countdown.png` });

@@ -16,8 +16,13 @@ export const MAX_TURNS = 50;
 export const MAX_STREAM_RETRIES = 2;
 /** Wait before the first stream retry; doubled for each next one. */
 export const STREAM_RETRY_BASE_MS = 500;
-/** Times the SDK retries a failed request (429, 5xx, connection errors) before the loop sees the error. */
-export const MODEL_MAX_RETRIES = 2;
+/**
+ * Times the SDK retries a failed request (429, 5xx, 529 overloaded, connection errors) before the loop
+ * sees the error. The SDK waits what retry-after says, else 0.5 s doubled (1, 2, 4 s), so a turn rides
+ * out several seconds of overload (the page counts each wait down) instead of failing after 1.5 s, as
+ * the SDK's default of 2 did; a base URL that refuses connections still says so within ~8 s.
+ */
+export const MODEL_MAX_RETRIES = 4;
 /**
  * A model request that gets no byte for this long (no headers yet, or no chunk of the stream, whose
  * pings count) is taken for a dead connection: given up and sent again (src/core/model/stall-guard.ts).
