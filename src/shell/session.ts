@@ -25,6 +25,21 @@ export const TRUSTED_PATH_DIRS: readonly string[] = [
 /** Variables that make a shell run code before or while it runs a command. */
 const STARTUP_VARIABLES = ['BASH_ENV', 'ENV', 'PS4', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS'];
 
+/**
+ * Variables that make the programs of a command run code its words do not show when the line sets them
+ * (`LD_PRELOAD=x.so ls`, `GIT_EXTERNAL_DIFF=… git diff`, `NODE_OPTIONS='--require x' node`, `PAGER=…`,
+ * `LESSOPEN`, `TAR_OPTIONS='--to-command=…'`): loaders, shells' start-up files, interpreters' options
+ * and libraries, pagers and editors programs start, git's and ripgrep's configuration. (The session's
+ * own values are judged below, program by program.)
+ */
+const CODE_VARIABLE =
+  /^(LD_[A-Z_]+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|NODE_OPTIONS|NODE_PATH|PYTHON(STARTUP|PATH|HOME|INSPECT)|PERL5?(OPT|LIB)|PERLLIB|RUBY(OPT|LIB)|LESS(OPEN|CLOSE)?|(GIT_|MAN|SYSTEMD_)?PAGER|EDITOR|VISUAL|RIPGREP_CONFIG_PATH|TAR_OPTIONS|GZIP|GREP_OPTIONS|AWKPATH|ZDOTDIR|[A-Z_]*ASKPASS|npm_config_\w+|NPM_CONFIG_\w+|GIT_\w+|XDG_CONFIG_HOME|MAKEFLAGS|MFLAGS)$/;
+
+/** Whether setting `name` for a command may make it run code the line does not show. */
+export function isCodeVariable(name: string): boolean {
+  return CODE_VARIABLE.test(name) && !GIT_HARMLESS.test(name);
+}
+
 /** The analysis as the session gives it meaning. */
 export interface SessionView {
   /** The analysis with what the session changes applied (programs PATH may redirect are not read-only). */
@@ -150,10 +165,15 @@ export function inSession(
   const path = untrustedPath(a, env, trusted);
   const git = gitEnvironment(env);
   const programs = a.parsed && a.commands.some((c) => programEnvironment(c, env) !== null);
-  if (!a.parsed || (!startup && !path && !git && !programs)) return { analysis: a, home, cdpath };
+  // `export LD_PRELOAD=x.so; ls`: the line sets a variable that makes its later programs run code.
+  const lineCode = a.assigns === 'any' ? undefined : a.assigns.find(isCodeVariable);
+  if (!a.parsed || (!startup && !path && !git && !programs && !lineCode))
+    return { analysis: a, home, cdpath };
   const commands = a.commands.map((c) => {
     const own = programEnvironment(c, env);
     if (own) return notReadOnly(c, own, true);
+    if (lineCode && c.words.length > 0)
+      return notReadOnly(c, `the line sets ${lineCode}, which makes programs run more code`, true);
     if (startup && c.startsShell) return notReadOnly(c, startup, true);
     if (path && c.usesPath) return notReadOnly(c, path, true);
     if (git && isGit(c)) return notReadOnly(c, git, true);

@@ -13,6 +13,7 @@ import { commandForms } from './forms.ts';
 import type { ShellParser } from './parser.ts';
 import { isBuiltin, type PathUse, programFacts } from './programs.ts';
 import { redirectIo } from './redirects.ts';
+import { isCodeVariable } from './session.ts';
 import { conditionalRisks } from './test-expr.ts';
 import type { ShellCommand, ShellForm, ShellPathRef, ShellWord } from './types.ts';
 import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
@@ -346,6 +347,11 @@ export class Walker {
         depth,
       );
       if (why) evaluates.push(why);
+    }
+    // `LD_PRELOAD=x.so ls`, `env GIT_EXTERNAL_DIFF=… git diff`: the program runs code its words do not show.
+    for (const set of [...node.assignments.map((a) => a.name), ...(un.sets ?? [])]) {
+      if (isCodeVariable(set) && (inner.length > 0 || un.splitString))
+        evaluates.push(`${set} set for the command makes it run code the line does not show`);
     }
     if (SETS_NAMES.has(name)) {
       for (const w of inner.slice(1)) {

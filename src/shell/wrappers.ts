@@ -13,6 +13,8 @@ export interface Unwrapped {
   transparent: boolean;
   /** A wrapper changes the environment (`env NAME=value`, `env -i`, `sudo`). */
   changesEnvironment: boolean;
+  /** Variables a wrapper sets for the command (`env NAME=value cmd`). */
+  sets?: string[];
   /** Only looks a command up (`command -v`, `command -V`). */
   lookup: boolean;
   /** `env -C dir`: the directory the command runs in. */
@@ -449,12 +451,15 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
         }
         if (letter === 'i') out.changesEnvironment = true;
       }
-    } else if (isAssignmentWord(w)) out.changesEnvironment = true;
-    else break;
+    } else if (isAssignmentWord(w)) {
+      out.changesEnvironment = true;
+      (out.sets ??= []).push(w.text.slice(0, w.text.indexOf('=')));
+    } else break;
     i++;
   }
   while (i < words.length && isAssignmentWord(words[i]) && !words[i].dynamic) {
     out.changesEnvironment = true;
+    (out.sets ??= []).push(words[i].text.slice(0, words[i].text.indexOf('=')));
     i++;
   }
   return i;

@@ -396,3 +396,32 @@ export const BRACES: BypassCase[] = [
     bypass: 'deny',
   },
 ];
+
+/**
+ * Variables set by the line itself that make a program run code its words do not show (the session's
+ * own values are in GIT_ENVIRONMENT and CONFIGURED_PROGRAMS): the command asks past the deny rules.
+ */
+const lineVariable = (what: string, command: string): BypassCase => ({
+  what,
+  command,
+  rules: { deny: ['Bash(rm:*)'] },
+  effect: APP,
+  bypass: 'ask',
+  bashOnly: true,
+});
+
+export const LINE_VARIABLES: BypassCase[] = [
+  lineVariable('GIT_EXTERNAL_DIFF set for git diff', "GIT_EXTERNAL_DIFF='rm -f src/app.ts' git diff"),
+  lineVariable(
+    'core.fsmonitor through env GIT_CONFIG_*',
+    "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='rm -f src/app.ts' git status",
+  ),
+  lineVariable('LD_PRELOAD set for ls', 'LD_PRELOAD=/tmp/evil.so ls'),
+  lineVariable('LD_PRELOAD exported earlier in the line', 'export LD_PRELOAD=/tmp/evil.so; ls'),
+  lineVariable('NODE_OPTIONS --require', "NODE_OPTIONS='--require ./evil.js' node --version"),
+  lineVariable('LESSOPEN input preprocessor', "LESSOPEN='|rm -f src/app.ts; cat %s' less notes.txt"),
+  lineVariable(
+    'XDG_CONFIG_HOME pointing git at another configuration',
+    'XDG_CONFIG_HOME=/tmp/cfg git log -1',
+  ),
+];

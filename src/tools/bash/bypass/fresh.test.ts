@@ -10,6 +10,7 @@ import {
   GIT_ENVIRONMENT,
   INTERPRETED,
   INTO_DIRECTORIES,
+  LINE_VARIABLES,
   OPERAND_WRITES,
   PROC_LINKS,
   PROGRAM_PATHS,
@@ -60,4 +61,8 @@ describe("bypass corpus: kernel links to a process's directories", () => {
 
 describe('bypass corpus: brace expansion', () => {
   it.each(BRACES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: variables the line sets that make programs run code', () => {
+  it.each(LINE_VARIABLES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
