@@ -453,13 +453,13 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
       }
     } else if (isAssignmentWord(w)) {
       out.changesEnvironment = true;
-      (out.sets ??= []).push(w.text.slice(0, w.text.indexOf('=')));
+      out.sets = [...(out.sets ?? []), w.text.slice(0, w.text.indexOf('='))];
     } else break;
     i++;
   }
   while (i < words.length && isAssignmentWord(words[i]) && !words[i].dynamic) {
     out.changesEnvironment = true;
-    (out.sets ??= []).push(words[i].text.slice(0, words[i].text.indexOf('=')));
+    out.sets = [...(out.sets ?? []), words[i].text.slice(0, words[i].text.indexOf('='))];
     i++;
   }
   return i;
