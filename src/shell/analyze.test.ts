@@ -155,3 +155,27 @@ describe('what a command touches', () => {
     expect(m.commands.map((s) => s.fileOnly)).toEqual([false, true, false, false]);
   });
 });
+
+describe("bash's network redirections", () => {
+  it.each([
+    'cat < /dev/tcp/example.com/80',
+    'exec 3<>/dev/tcp/example.com/80',
+    'cat <//dev//udp/10.0.0.1/53',
+    'read -r line < /dev/tcp/$HOST/80',
+    'cat < "$f"',
+    '{ cat; } < /dev/tcp/example.com/80',
+    'echo hi > /dev/tcp/example.com/80',
+  ])('%s may reach the network: not read-only', async (command) => {
+    const a = await analyzeShellCommand(command);
+    expect(a.parsed, a.parseError).toBe(true);
+    expect(a.readOnly).toBe(false);
+    expect(a.commands.some((c) => /network/.test(c.reason ?? ''))).toBe(true);
+  });
+
+  it.each(['cat < notes.txt', 'cat < src/$f', 'ls 2>/dev/null', 'grep x < /dev/stdin'])(
+    '%s stays read-only',
+    async (command) => {
+      expect((await analyzeShellCommand(command)).readOnly).toBe(true);
+    },
+  );
+});

@@ -20,10 +20,22 @@ export interface RedirectIo {
   stdin: string | null;
   /** `{fd}>file` sets the variable fd. */
   assigns: string[];
+  /** Why a redirection may open a network connection (bash's `/dev/tcp/HOST/PORT`), or null. */
+  network: string | null;
+}
+
+/**
+ * Whether a redirection target may be bash's `/dev/tcp/HOST/PORT` or `/dev/udp/...`, which connect to
+ * the network: as written, or when the part before its run-time text could still lead there.
+ */
+function mayConnect(text: string, dynamic: boolean): boolean {
+  const fixed = (dynamic ? text.split(/[$`]|\/dev\/fd\/…|\{…\}/)[0] : text).replace(/\/+/g, '/');
+  if (/^\/dev\/(tcp|udp)\//.test(fixed)) return true;
+  return dynamic && ['/dev/tcp/', '/dev/udp/'].some((p) => p.startsWith(fixed));
 }
 
 export function redirectIo(list: readonly RedirectionNode[]): RedirectIo {
-  const io: RedirectIo = { paths: [], overwrites: false, stdin: null, assigns: [] };
+  const io: RedirectIo = { paths: [], overwrites: false, stdin: null, assigns: [], network: null };
   for (const r of list) {
     if (r.fdVariable) io.assigns.push(r.fdVariable);
     const target = r.target;
@@ -33,6 +45,9 @@ export function redirectIo(list: readonly RedirectionNode[]): RedirectIo {
       continue;
     }
     const w = wordOf(target);
+    if (r.operator !== '<<<' && mayConnect(w.text, w.dynamic)) {
+      io.network ??= `the redirection ${w.written ?? w.text} may open a network connection`;
+    }
     const isFile = w.dynamic || !NOT_FILES.test(w.text.replace(/\/+/g, '/'));
     const file = (access: PathAccess) => {
       if (isFile) io.paths.push({ word: w, access, sure: true, recursive: false, redirect: true });

@@ -211,13 +211,14 @@ export class Walker {
     this.expansions(list, scope, depth);
     const io = redirectIo(list);
     for (const name of io.assigns) this.assigns.add(name);
-    if (io.paths.length === 0) return;
+    if (io.paths.length === 0 && !io.network) return;
     this.push({
       source: 'redirection',
       words: [],
       allowTexts: [],
       forms: [],
-      readOnly: true,
+      readOnly: io.network === null,
+      ...(io.network ? { reason: io.network } : {}),
       changesState: false,
       opaque: false,
       container: false,
@@ -372,7 +373,8 @@ export class Walker {
 
     if (inner.length === 0 && !un.splitString) {
       // Assignments, redirections, `exec 3>file`, or a wrapper that runs nothing (`env`, `command -v x`).
-      const problem = evaluates[0] ?? (assignments && written.length === 0 ? 'variable assignment' : null);
+      const problem =
+        evaluates[0] ?? io.network ?? (assignments && written.length === 0 ? 'variable assignment' : null);
       const programProblem = written.length > 0 && !un.lookup ? programFacts(written).problem : null;
       const paths = [...io.paths, ...un.paths.map((p) => ({ ...p, sure: true, recursive: false }))];
       this.push({
@@ -523,6 +525,7 @@ export class Walker {
 
     let problem: string | null;
     if (evaluates.length > 0) problem = evaluates[0];
+    else if (io.network) problem = io.network;
     else if (assignments) problem = 'variable assignment';
     else if (un.changesEnvironment) problem = 'changes the environment of the command';
     else if (opaque) problem = 'runs code that cannot be checked';
