@@ -422,8 +422,21 @@ test('two tabs on one session: the second says so, saves nothing, and opens it o
   await expect(second.getByTestId('save-status')).toHaveAttribute('data-state', 'readonly');
   await expect(second.getByTestId('prompt-input')).toBeDisabled();
 
-  // The first tab goes on and saves; the second never wrote over it.
-  api.script([{ content: [{ type: 'text', text: 'Still the first tab.' }] }]);
+  // The first tab goes on (and writes a file) and saves; the second never wrote over it.
+  await allowEverything(page);
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_late',
+          name: 'Write',
+          input: { file_path: `${ROOT}/late.txt`, content: 'late\n' },
+        },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Still the first tab.' }] },
+  ]);
   await sendPrompt(page, 'Again from the first');
   await expect(page.getByTestId('assistant-text').last()).toHaveText('Still the first tab.');
   await waitIdle(page);
@@ -433,6 +446,8 @@ test('two tabs on one session: the second says so, saves nothing, and opens it o
   await page.close();
   await expect(second.getByTestId('readonly-banner')).toHaveCount(0);
   await expect(second.getByTestId('user-message')).toHaveText(['From the first tab', 'Again from the first']);
+  // Its workspace took in the file the first tab's turn wrote after this tab loaded (it lacked it before).
+  await expect(second.locator('[data-testid="file-item"][data-path="late.txt"]')).toHaveCount(1);
   await expect(second.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
   api.script([{ content: [{ type: 'text', text: 'Now the second tab.' }] }]);
   await sendPrompt(second, 'From the second tab');

@@ -225,6 +225,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     flushProject: async () => {
       await opened?.persistence?.flush();
     },
+    reloadProject: async () => {
+      await opened?.persistence?.reload();
+    },
     interrupt() {
       if (running) state.context.abortController.abort();
     },

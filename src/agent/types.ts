@@ -124,6 +124,12 @@ export interface AgentSession {
    */
   flushProject?(): Promise<void>;
   /**
+   * Takes into the workspace the project files another tab of this origin saved meanwhile (their
+   * sessions share one project store): called when this tab takes over a session that tab had open.
+   * A no-op without persistence. Never rejects.
+   */
+  reloadProject?(): Promise<void>;
+  /**
    * The user changed `path` by hand (the Files panel: an edit, an upload, a rename or a delete). The read
    * record of the file is kept as it was, so Edit/Write's "changed since read" check (content hash)
    * finds the change and asks for a new Read; and the next prompt tells the model which files the user

@@ -46,6 +46,37 @@ const backends: [string, (files: Record<string, string | Uint8Array>) => Promise
 ];
 
 describe.each(backends)('persistence on %s', (_name, create) => {
+  it('two tabs on one store: reload takes in what the other saved (new, changed, deleted files)', async () => {
+    const store = freshStore();
+    // The first tab saves the project; the second starts from it, as a second tab of the page does.
+    const first = await create({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const firstPersist = attachPersistence(first, store, { debounceMs: 20 });
+    await first.writeFile('keep.txt', 'keep\n');
+    await firstPersist.flush();
+    const saved = (await loadProject(store)) as NonNullable<Awaited<ReturnType<typeof loadProject>>>;
+    const second = await create(snapshotFiles(saved));
+    const secondPersist = attachPersistence(second, store, { saved, debounceMs: 20 });
+    await second.writeFile('mine.txt', 'from the second tab\n');
+    await secondPersist.flush();
+    // The first tab goes on: a new file, a changed one, a deleted one.
+    await first.writeFile('late.txt', 'late\n');
+    await first.writeFile('a.txt', 'a changed\n');
+    await first.rm('b.txt');
+    await firstPersist.flush();
+    // Before: the second tab's workspace lacked late.txt and still had b.txt after taking over.
+    await secondPersist.reload();
+    expect(await second.readFile('late.txt')).toBe('late\n');
+    expect(await second.readFile('a.txt')).toBe('a changed\n');
+    await expect(second.readFile('b.txt')).rejects.toThrow();
+    expect(await second.readFile('mine.txt')).toBe('from the second tab\n');
+    const after = await loadProject(store);
+    expect([...(after?.files.keys() ?? [])].sort()).toEqual(
+      ['a.txt', 'keep.txt', 'late.txt', 'mine.txt'].sort(),
+    );
+    firstPersist.dispose();
+    secondPersist.dispose();
+  });
+
   it('saves the tree after changes (debounced) and a new sandbox restores it', async () => {
     const store = freshStore();
     const sb = await create({ 'README.md': '# hi\n' });

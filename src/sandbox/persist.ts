@@ -100,6 +100,13 @@ export interface Persistence {
   flush(): Promise<void>;
   /** Replaces the workspace with the demo project (or `files`) and saves that. */
   resetProject(files?: Readonly<Record<string, string | Uint8Array>>): Promise<void>;
+  /**
+   * Takes in what another tab saved since this sandbox loaded (the store is the origin's, shared by its
+   * tabs): this tab's pending changes are saved first, then every saved file that differs from the
+   * sandbox's is written into it, and a file this tab saved that the store no longer holds (deleted
+   * there) is removed. Never throws: a failure leaves the workspace as it was and is logged.
+   */
+  reload(): Promise<void>;
   /** Stops listening (pending changes are not saved: call flush first). */
   dispose(): void;
 }
@@ -130,6 +137,12 @@ export async function loadProject(
     onError?.(message);
     return undefined;
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A snapshot as the `files` option the backends take. */
@@ -354,6 +367,25 @@ export function attachPersistence(
       for (const [path, content] of Object.entries(files))
         await sandbox.writeFile(`${sandbox.root}/${path}`, content);
       rescan = true;
+      await this.flush();
+    },
+    async reload() {
+      await this.flush();
+      const saved = await loadProject(store, options.onError);
+      if (!saved) return;
+      try {
+        for (const [path, bytes] of saved.files) {
+          const abs = `${sandbox.root}/${path}`;
+          const current = await sandbox.readFileBytes(abs).catch(() => undefined);
+          if (!current || !sameBytes(current, bytes)) await sandbox.writeFile(abs, bytes);
+        }
+        for (const path of [...(index?.keys() ?? [])]) {
+          if (!saved.files.has(path)) await sandbox.rm(`${sandbox.root}/${path}`, { force: true });
+        }
+        for (const dir of saved.dirs) await sandbox.mkdir(`${sandbox.root}/${dir}`, { recursive: true });
+      } catch (err) {
+        console.error('tabcode: the project saved by another tab could not be loaded', err);
+      }
       await this.flush();
     },
     dispose() {

@@ -183,6 +183,10 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         // When the other tab lets go, the session opens here for real (as saved by that tab).
         void lock.available.then(async () => {
           if (openRef.current !== opened) return;
+          // The other tab's turns changed project files too: this workspace takes them in first, so the
+          // transcript it now continues matches the files (a Write it shows is there).
+          await agent.reloadProject?.();
+          if (openRef.current !== opened) return;
           const fresh = await stores.sessions.load(rec.id).catch(() => undefined);
           if (openRef.current === opened && fresh) await openRecordRef.current?.(fresh, true);
         });
