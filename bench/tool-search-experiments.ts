@@ -13,7 +13,7 @@
  *   npx tsx bench/tool-search-experiments.ts linmap '{"identity":1,"beta":0.2,"top":10}' '{"beta":0.2}'
  *   npx tsx bench/tool-search-experiments.ts centroid '{"pcs":2}' '{"rank":1,"pcs":0}' '{"pcs":2,"mmr":0.2}'
  *   npx tsx bench/tool-search-experiments.ts use '{"alone":1}' '{"rrf":20}' '{"lam":0.5}' '{"top":10,"beta":0.2}'
- *   npx tsx bench/tool-search-use.ts   # the sentence encoder's cold cost in Node
+ *   npx tsx bench/tool-search-use.ts [--page]   # the sentence encoder's cold cost in Node [Chromium]
  *   TOOL_SEARCH_DIFF=1 npx tsx bench/tool-search-experiments.ts ...   # also the queries a variant wins or loses
  *   ONLY=livemcpbench-tasks npx tsx bench/tool-search-experiments.ts ...   # one source (MetaTool is slow)
  *
@@ -152,9 +152,13 @@
  *   weights, 0.47 MB model.json + vocab.json, 1.76 MB TF.js unminified, 0.42 MB WASM), model load 0.5-1.3 s,
  *   a tool embedding 15 ms (batches of 100 short texts, load ~8) to 128 ms (the real 727 tools, batches of
  *   32, load 14), a query p50 27 ms / p95 76 ms (22 characters) and p50 95 ms / p95 409 ms (a 201-character
- *   question), the cosine + sort over 1,000 tools 5 ms. The query embedding alone is above the 10 ms warm
- *   p95 budget, so the stage would have to answer asynchronously (a worker) with the lexical answer as the
- *   fallback. Not integrated yet (../src/tools/tool-search/semantic.ts says what it would take).
+ *   question), the cosine + sort over 1,000 tools 5 ms. In Chromium (`npx tsx bench/tool-search-use.ts
+ *   --page`: a build with the app's Vite config and CSP, the encoder in a module worker, every file a
+ *   Vite asset from node_modules; load ~12): 14 requests, none off our origin; load 0.9 s (2.6 s at a
+ *   busier moment), a short query p50 12 ms / p95 37 ms, the long question p50 35 ms / p95 69 ms, a tool
+ *   28 ms (batches of 32). The query embedding alone is near or above the 10 ms warm p95 budget, so the
+ *   stage would answer asynchronously (its worker) with the lexical answer as the fallback. Not
+ *   integrated yet (../src/tools/tool-search/semantic.ts says what it would take).
  * Rows "tabcode (as is)": the ranking with the adopted entity words (before them, for the experiments
  * measured earlier: clauses, bridge, termweights, bigrams) and `entities` measures them from without.
  * Data: ../shared/bench-data or --data DIR.

@@ -235,8 +235,67 @@ async function cost(): Promise<void> {
   );
 }
 
+/**
+ * The same in Chromium (`--page`): a production build of ./tool-search-use-page with the app's Vite
+ * config (its Content-Security-Policy included), served without COOP/COEP (so TF.js runs one thread), the
+ * encoder loaded in a module worker from our origin only; any request elsewhere is printed and fails.
+ */
+async function pageCost(): Promise<void> {
+  const [{ chromium }, { build }, { serveStatic }, { CHROMIUM_ARGS }] = await Promise.all([
+    import('@playwright/test'),
+    import('vite'),
+    import('../e2e/support/static-server.ts'),
+    import('../playwright.config.ts'),
+  ]);
+  const root = join(import.meta.dirname, '..');
+  const outDir = join(root, 'node_modules/.cache/tabcode-bench-tool-search-use');
+  await build({
+    configFile: join(root, 'vite.config.ts'),
+    root,
+    logLevel: 'error',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      rolldownOptions: { input: join(root, 'bench/tool-search-use-page/index.html') },
+    },
+  });
+  const server = await serveStatic(outDir);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const context = await browser.newContext();
+    const fetched: string[] = [];
+    context.on('request', (r) => fetched.push(r.url()));
+    const page = await context.newPage();
+    await page.goto(`${server.url}/bench/tool-search-use-page/index.html`);
+    await page.waitForFunction(() => window.benchResult !== undefined, undefined, { timeout: 300_000 });
+    const r = (await page.evaluate(() => window.benchResult)) as Record<string, number | string>;
+    if (typeof r.error === 'string') throw new Error(r.error);
+    const offOrigin = fetched.filter((u) => !u.startsWith(server.url));
+    const f = (k: string) => Number(r[k]).toFixed(1);
+    console.log(`page   backend ${r.backend}, SIMD ${r.simd}, threads ${r.threads}`);
+    console.log(
+      `page   load (fetch ${Number(r.weightBytes).toLocaleString('en')} bytes of weights, build): ${f('loadMs')} ms`,
+    );
+    console.log(
+      `page   query short: p50 ${f('shortP50')} ms, p95 ${f('shortP95')} ms; long: p50 ${f('longP50')} ms, p95 ${f('longP95')} ms`,
+    );
+    console.log(`page   tool embedding (batches of 32): ${f('perTool')} ms per tool`);
+    console.log(
+      `page   requests ${fetched.length}, off our origin: ${offOrigin.length ? offOrigin.join(', ') : 'none'}`,
+    );
+    if (offOrigin.length) throw new Error('the encoder fetched from another origin');
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 if (process.argv[1] && import.meta.filename === realpathSync(process.argv[1])) {
   const load = loadavg().map((x) => x.toFixed(1));
   console.log(`(load average ${load.join(' ')} on ${cpus().length} cores: figures grow with it)`);
-  await cost();
+  if (process.argv.includes('--page')) await pageCost();
+  else await cost();
 }

