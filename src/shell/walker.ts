@@ -433,7 +433,8 @@ export class Walker {
         container = true;
       } else opaque = true;
     } else if (name === 'eval') {
-      const args = inner.slice(1);
+      // `eval -- TEXT`: the `--` ends eval's (absent) options.
+      const args = inner.slice(inner[1]?.text === '--' && !inner[1].dynamic ? 2 : 1);
       if (args.some((w) => w.dynamic)) {
         opaque = true;
         this.anyAssign = true;

@@ -651,7 +651,10 @@ export function interpreterCode(words: readonly ShellWord[]): 'inline' | 'stdin'
  */
 export function scriptFiles(words: readonly ShellWord[]): ShellWord[] {
   const name = words[0] && !words[0].dynamic ? words[0].text : '';
-  if (name === 'source' || name === '.') return words[1] ? [words[1]] : [];
+  if (name === 'source' || name === '.') {
+    const file = words[1]?.text === '--' && !words[1].dynamic ? words[2] : words[1];
+    return file ? [file] : [];
+  }
   const out: ShellWord[] = [];
   if (SHELLS.has(name)) {
     let i = 1;

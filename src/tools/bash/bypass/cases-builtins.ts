@@ -7,6 +7,13 @@ import type { BypassCase } from './harness.ts';
 
 export const HIDDEN_ACTIONS: BypassCase[] = [
   {
+    what: 'eval -- TEXT',
+    command: "eval -- 'rm -f src/app.ts'",
+    effect: { removed: 'src/app.ts' },
+    bypass: 'deny',
+  },
+  { what: 'source -- FILE', command: 'source -- secrets/key.pem', effect: { leaks: true }, bypass: 'deny' },
+  {
     what: 'trap -- ACTION (the action after --)',
     command: "trap -- 'rm -f src/app.ts' EXIT",
     effect: { removed: 'src/app.ts' },
