@@ -261,6 +261,14 @@ for (let session = 0; session < INSTANTS / STEPS_PER_SESSION; session++) {
 test('typed prompts survive: a reload in the task after Enter keeps the prompt once (in the transcript or back in the box); prompts queued while the session starts are all sent', async ({
   page,
 }) => {
+  // `holdFrames = true` (set by the test, reset by a reload): animation-frame callbacks never run from
+  // then on, as on a page starved of frames (a loaded machine; a hidden tab has none at all).
+  await page.addInitScript(() => {
+    const w = window as unknown as { holdFrames: boolean };
+    const frame = window.requestAnimationFrame.bind(window);
+    w.holdFrames = false;
+    window.requestAnimationFrame = (callback) => (w.holdFrames ? 0 : frame(callback));
+  });
   await openApp(page);
   await connectRemembering(page, api);
   const input = page.getByTestId('prompt-input');
@@ -283,7 +291,37 @@ test('typed prompts survive: a reload in the task after Enter keeps the prompt o
     await input.fill('');
   }
 
+  // A reply quick enough to end its turn before any of it is written (the page's frames held back, as on
+  // a loaded machine: the session is written once per frame), then a reload: still kept once.
+  api.script([{ content: [{ type: 'text', text: 'A quick reply.' }] }]);
+  const quick = 'Answered before saved';
+  const before = api.requests.length;
+  await input.fill(quick);
+  await page.evaluate(() => {
+    (window as unknown as { holdFrames: boolean }).holdFrames = true;
+  });
+  await input.press('Enter');
+  await expect.poll(() => api.requests.length).toBe(before + 1);
+  // The turn ended (no frame came, so nothing of it was written then).
+  await expect(page.getByTestId('stop-button')).toHaveCount(0);
+  await page.reload();
+  await waitRestored(page);
+  const users = await page.getByTestId('user-message').allTextContents();
+  const boxed = (await input.inputValue()) === quick;
+  expect(users.includes(quick) !== boxed, `"${quick}" kept once (${users.join(' | ')})`).toBe(true);
+  await input.fill('');
+
   // Two prompts typed before the session is up (its sandbox worker held back): both queued, both sent.
+  // The session ends cut off (the reload comes mid-reply), and frames are held back from the reload on:
+  // the first queued turn ends before any frame wrote it, and what the page goes by then must be that
+  // turn's end, not the cut-off one shown before it.
+  api.script([
+    { chunkDelayMs: 300, content: [{ type: 'text', text: 'A slow reply, cut off by the reload.' }] },
+  ]);
+  const asked = api.requests.length;
+  await sendPrompt(page, 'Cut off mid-reply');
+  await expect(page.getByTestId('user-message').last()).toHaveText('Cut off mid-reply');
+  await expect.poll(() => api.requests.length).toBe(asked + 1);
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -303,6 +341,9 @@ test('typed prompts survive: a reload in the task after Enter keeps the prompt o
   await page.reload();
   await expect(input).toHaveAttribute('data-ready', 'false');
   await expect(input).toHaveValue('Salvaged draft');
+  await page.evaluate(() => {
+    (window as unknown as { holdFrames: boolean }).holdFrames = true;
+  });
   for (const text of ['Queued first', 'Queued second']) {
     await input.fill(text);
     await input.press('Enter');

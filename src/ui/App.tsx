@@ -119,6 +119,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     sessionId: view?.id,
     shownPrompts,
     shownRunning: Boolean(view?.transcript.running),
+    shownCommitted: view?.save === 'saved' || view?.save === 'pending',
     sending,
   });
   const connected = Boolean(settings.apiKey) || usesDevProxy(settings) || Boolean(keyless);
@@ -177,7 +178,13 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
       }
       setSending(true);
       unsent.sent(text);
-      void agent.send(text).finally(() => setSending(false));
+      // Over once what the turn left is shown (committed): a quick turn can end before any frame wrote it,
+      // and what comes next (the queue, the unsent prompt) goes by the shown state.
+      const model = wb.model;
+      void agent
+        .send(text)
+        .then(() => model.flush())
+        .finally(() => setSending(false));
       return true;
     },
     [agent, wb.model, keyless, unsent.sent],

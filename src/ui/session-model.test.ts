@@ -264,4 +264,36 @@ describe('session model', () => {
     await model.dispose();
     await session.dispose();
   });
+
+  it('flush writes what changed up to the call and returns, also while changes keep coming', async () => {
+    const base = createSessionsStore(`model-test-${Math.random()}`);
+    let model: SessionModel | undefined;
+    let changing = true;
+    let writes = 0;
+    /** Every write takes a moment, and something changes while it runs (a background command's output). */
+    const slowly = async (write: () => Promise<void>) => {
+      writes++;
+      await write();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (changing) model?.local({ type: 'local-notice', notice: 'missing-key' });
+    };
+    const store: SessionsStore = {
+      ...base,
+      save: (record) => slowly(() => base.save(record)),
+      write: (patch) => slowly(async () => base.write?.(patch)),
+    };
+    const session = await agent();
+    model = createSessionModel({ record: newSessionRecord(), agent: session, store });
+    model.rename('Busy');
+    const flushed = model.flush().then(() => 'flushed');
+    const waited = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000));
+    const outcome = await Promise.race([flushed, waited]);
+    changing = false;
+    expect(outcome).toBe('flushed');
+    expect(writes).toBeLessThanOrEqual(2);
+    expect((await base.load(model.id))?.title).toBe('Busy');
+    expect(model.getState().title).toBe('Busy');
+    await model.dispose();
+    await session.dispose();
+  });
 });

@@ -75,7 +75,9 @@ export interface SessionModel {
   rename(title: string): void;
   /** The record as it would be saved now. */
   record(): SessionRecord;
-  /** Writes pending changes now and resolves once they are committed (or failed). Never rejects. */
+  /**
+   * Writes the changes made up to now and resolves once they are committed (or failed). Never rejects.
+   */
   flush(): Promise<void>;
   /** Stops listening to the agent and writes what is pending. */
   dispose(): Promise<void>;
@@ -222,8 +224,10 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
     request();
   };
 
+  // What changed up to the call: a write under way took an older state, so at most one more is needed
+  // (changes that keep coming while it writes, a background command's output, do not hold the caller).
   const flush = async (): Promise<void> => {
-    while (writing || changed) await (writing ?? pump());
+    for (let pass = 0; pass < 2 && (writing || changed); pass++) await (writing ?? pump());
   };
 
   const onEvent = (event: SessionEvent) => {

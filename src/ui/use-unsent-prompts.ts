@@ -8,7 +8,9 @@
  * commit of the render that changed them: a reload queued behind the keypress finds them) and the
  * reloaded page puts them back into the prompt box, for the user to send again (never sent by itself).
  * A sent prompt comes back only when the restored session does not show it: the page's last save
- * (on pagehide) may have got it in after all.
+ * (on pagehide) may have got it in after all. It is let go only once the committed state accounts for
+ * it: the end of the agent's turn alone is not enough (a quick reply can end a turn before any of it
+ * was written, and a reload then lost the prompt), nor a state shown although its write failed.
  *
  * sessionStorage is the tab's own, as the prompt box is: a second tab does not get this one's text.
  */
@@ -86,27 +88,42 @@ export interface UnsentPromptsInput {
   sessionId: string | undefined;
   /** Prompts the shown (committed) session has. */
   shownPrompts: number;
-  /** The shown (committed) state has a turn running: a prompt sent before it is in the saved session. */
+  /** The shown state has a turn running: once committed, a prompt sent before it is in the saved session. */
   shownRunning: boolean;
-  /** A send is under way (from Enter to the turn's end). */
+  /**
+   * The shown state is in IndexedDB (not one shown although its write failed, nor another tab's session).
+   */
+  shownCommitted: boolean;
+  /** A send is under way: from Enter until the state its turn left is committed (or failed to be). */
   sending: boolean;
 }
 
 /**
  * Keeps the unsent texts saved as they change, and puts a sent prompt the reload cut off back into the
  * box. Returns `sent(text)`, to call when a prompt leaves the box for the agent: it stays saved until the
- * shown state has its turn running (the prompt is then in IndexedDB) or the send ends without one.
+ * committed state has its turn running (the prompt is then in IndexedDB) or the send is over.
  */
 export function useUnsentPrompts(input: UnsentPromptsInput): { sent: (text: string) => void } {
-  const { enabled, prompt, setPrompt, queue, sessionId, shownPrompts, shownRunning, sending } = input;
+  const {
+    enabled,
+    prompt,
+    setPrompt,
+    queue,
+    sessionId,
+    shownPrompts,
+    shownRunning,
+    shownCommitted,
+    sending,
+  } = input;
   const [inFlight, setInFlight] = useState<SentPrompt | null>(() =>
     enabled ? (readUnsent().sent ?? null) : null,
   );
   /** The in-flight prompt came from before the reload: settled once the restored session is shown. */
   const [restoring, setRestoring] = useState(() => inFlight !== null);
-  // Its turn is shown running (so its prompt is saved), or the send ended (refused: nothing to keep).
-  // `sent` and setSending(true) land in one render, so `sending` is true on the first one.
-  if (!restoring && inFlight !== null && (shownRunning || !sending)) setInFlight(null);
+  // Its turn is committed running (so its prompt is saved), or the send ended and what it left is
+  // committed (its turn, or a refusal: nothing to keep). `sent` and setSending(true) land in one render,
+  // so `sending` is true on the first one.
+  if (!restoring && inFlight !== null && shownCommitted && (shownRunning || !sending)) setInFlight(null);
   useEffect(() => {
     if (!restoring || sessionId === undefined) return;
     setRestoring(false);
