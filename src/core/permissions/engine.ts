@@ -268,6 +268,7 @@ function commandProblem(
   book: RuleBook,
   env: PathEnv,
   mode: PermissionMode,
+  realEnv: PathEnv,
 ): CommandProblem {
   // A container (`bash -c '…'`, `eval '…'`) is read-only when only the commands it runs (their own
   // entries) need approval; one that changes their user or environment (`sudo`, `su -c`, `flock FILE
@@ -275,14 +276,14 @@ function commandProblem(
   const acceptEdits = mode === 'acceptEdits';
   const commandOk =
     command.readOnly ||
-    (acceptEdits && command.fileOnly && fileOnlyInWorkspace(command, env)) ||
+    (acceptEdits && command.fileOnly && fileOnlyInWorkspace(command, realEnv)) ||
     allowRuleFor(book.content.allow, command) !== undefined;
   if (!commandOk) return { kind: 'command' };
   // A rule allowing the program does not allow its redirections: those writes need the mode or an Edit rule.
   for (const ref of command.paths) {
     if (ref.access !== 'write' || !ref.redirect) continue;
     const ok =
-      (acceptEdits && refInWorkspace(ref, env)) ||
+      (acceptEdits && refInWorkspace(ref, realEnv)) ||
       (!ref.glob && book.write.allow.some((rule) => fileRuleMatchesRef(rule, ref, env, false) === 'yes'));
     if (!ok) return { kind: 'write', ref };
   }
@@ -301,11 +302,17 @@ function fileOnlyInWorkspace(command: ShellCommand, env: PathEnv): boolean {
 }
 
 /** What of a Bash command needs approval, and the rule "allow always" would add for the first part. */
-function bashAsk(m: BashPermissionMatcher, book: RuleBook, env: PathEnv, mode: PermissionMode): Ask | null {
+function bashAsk(
+  m: BashPermissionMatcher,
+  book: RuleBook,
+  env: PathEnv,
+  mode: PermissionMode,
+  realEnv: PathEnv,
+): Ask | null {
   const parts: string[] = [];
   let suggestion: string | undefined;
   for (const command of m.commands) {
-    const problem = commandProblem(command, book, env, mode);
+    const problem = commandProblem(command, book, env, mode, realEnv);
     if (!problem) continue;
     if (problem.kind === 'command') {
       parts.push(code(command.source));
@@ -566,14 +573,16 @@ async function decideOn(d: DecisionInput, mode: PermissionMode, p: Prepared): Pr
     return deny(planModeMessage(tool.name, subject || undefined), 'plan mode');
   }
   if (mode === 'acceptEdits' && matcher?.kind === 'file' && matcher.access === 'write') {
-    if (isInside(env.root, resolvePath(env.cwd, matcher.path, env.home))) return allow('acceptEdits mode');
+    const abs = resolvePath(env.cwd, matcher.path, env.home);
+    if (withReal(abs, env).every((p) => isInside(env.root, p))) return allow('acceptEdits mode');
   }
 
   // 5. Allow rules (for Bash: every sub-command approved by read-only-ness, the mode or a rule).
   const whole = book.whole.allow[0];
   if (whole) return allow(`allow rule ${whole.text}`);
   if (matcher?.kind === 'bash') {
-    return bashAsk(matcher, book, writtenEnv, mode) ?? allow('every sub-command is allowed');
+    // acceptEdits writes inside the workspace only where the paths really lead (env: links followed).
+    return bashAsk(matcher, book, writtenEnv, mode, env) ?? allow('every sub-command is allowed');
   }
   if (matcher?.kind === 'file') {
     const abs = resolvePath(env.cwd, matcher.path, env.home);

@@ -183,11 +183,14 @@ export function allowRuleFor(
   });
 }
 
-/** Every path the reference may name is inside the workspace (null: unknown or a glob). */
+/**
+ * Every path the reference may name is inside the workspace, and so is where it really leads (a link an
+ * earlier call made may lead out: `PathEnv.real`). False when unknown or a glob.
+ */
 export function refInWorkspace(ref: ShellPathRef, env: PathEnv): boolean {
   if (ref.glob) return false;
   const paths = resolveRef(env, ref);
-  return paths?.every((abs) => isInside(env.root, abs)) ?? false;
+  return paths?.every((abs) => withReal(abs, env).every((p) => isInside(env.root, p))) ?? false;
 }
 
 /** The path as the workspace sees it (relative when inside), for messages. */

@@ -88,3 +88,33 @@ export const SCRIPT_FILES: BypassCase[] = [
     bypass: 'deny',
   },
 ];
+
+/**
+ * acceptEdits writes only inside the workspace: a link an earlier call left (symbolic, followed by the
+ * sandbox's realpath) may lead a path written inside to a file outside.
+ */
+export const LINKS_OUT: BypassCase[] = [
+  {
+    what: 'a redirection through a link to outside the workspace',
+    setup: ['ln -s /tmp/outside.txt out.txt'],
+    command: 'echo x > out.txt',
+    effect: { created: '/tmp/outside.txt' },
+    // The sandbox keeps writes through links inside (bash does not): decisions only.
+    bashOnly: true,
+  },
+  {
+    what: 'a redirection into a linked directory outside the workspace',
+    setup: ['mkdir -p /tmp/o && ln -s /tmp/o od'],
+    command: 'echo x >> od/new.txt',
+    effect: { created: '/tmp/o/new.txt' },
+    bashOnly: true,
+  },
+  {
+    what: 'touch through a link to outside the workspace',
+    setup: ['mkdir -p /tmp/o && ln -s /tmp/o od'],
+    command: 'touch od/made.txt',
+    effect: { created: '/tmp/o/made.txt' },
+    // just-bash's touch does not go through a link to a directory.
+    bashOnly: true,
+  },
+];
