@@ -126,7 +126,8 @@
  *   cosine ranks tools `alone`, or is fused by reciprocal rank (`rrf`: k, `beta`: the dense list's weight,
  *   its top 50), or mixed into the lexical score (`lam`: lexical over its best + lam × cosine min-max
  *   scaled over the catalogue; `raw`: the cosine as is), or re-scores the lexical head (`top` + `beta`,
- *   min-max over the head; `union` M: the dense top M joins the head). Against the ranking as is
+ *   min-max over the head; `union` M: the dense top M joins the head; `product` 1: lam 0.5 through the
+ *   product's path, ../src/tools/tool-search/search.ts rankDeferred with ./sentence.ts). Against the ranking as is
  *   (recall@1 / @5 / MRR@10 steps 0.593 / 0.778 / 0.667, tasks 0.447 / 0.437 / 0.525, MetaTool 0.445 /
  *   0.658 / 0.536; plain BM25 0.481 / 0.630 / 0.554, 0.342 / 0.317 / 0.412, 0.269 / 0.433 / 0.339):
  *   alone steps 0.407 / 0.667 / 0.495, tasks 0.079 / 0.229 / 0.217, MetaTool 0.436 / 0.715 / 0.555
@@ -168,7 +169,7 @@ import { join, resolve } from 'node:path';
 import type { AnyTool } from '../src/core/tool.ts';
 import { withEntityWords } from '../src/tools/tool-search/entities.ts';
 import { type Expansions, expandableWords } from '../src/tools/tool-search/ranking.ts';
-import { groupDuplicates, indexFor, toolSearchDoc } from '../src/tools/tool-search/search.ts';
+import { groupDuplicates, indexFor, rankDeferred, toolSearchDoc } from '../src/tools/tool-search/search.ts';
 import {
   decodeWordVectors,
   nearestWords,
@@ -381,6 +382,14 @@ function sentenceScores(pool: Pool, query: string, k: Knobs): Scored {
  */
 function sentenceOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
   const dense = sentenceScores(pool, query, k);
+  if (k.product) {
+    // The product's path: rankDeferred with the cosines by tool name (../src/tools/tool-search/sentence.ts).
+    const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
+    const cosines = new Map(dense.map((r) => [r.tool.name, r.score]));
+    return rankDeferred(pool.tools, query, 10, nearestWords(vectors, pool.matrix, words), cosines).flatMap(
+      (g) => [g.tool, ...g.copies],
+    );
+  }
   if (k.alone) return dense.map((r) => r.tool);
   const lex = lexical(pool, query);
   if (k.rrf) return rrf(lex, dense.slice(0, k.denseTop ?? 50), k.rrf, k.beta ?? 1);

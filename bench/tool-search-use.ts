@@ -24,6 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SearchDoc } from '../src/tools/tool-search/ranking.ts';
 import { toolSearchDoc } from '../src/tools/tool-search/search.ts';
+import { sentenceToolText } from '../src/tools/tool-search/sentence.ts';
 import { loadFullCatalogue, toMcpTool } from './mcp-catalogue.ts';
 
 const require = createRequire(import.meta.url);
@@ -53,24 +54,9 @@ export function loadEncoder(): Promise<{ model: Model; loadMs: number }> {
   return loaded;
 }
 
-/** Words of an identifier: snake, kebab and camel case split ("get_currentTime" → "get current Time"). */
-export function humanize(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_\-./:]+/g, ' ')
-    .trim();
-}
-
-/**
- * The text a tool is embedded from: its name in words, the start of its description (`chars`), and
- * (with `params`) its parameter names in words.
- */
+/** The text a tool is embedded from (the product's, ../src/tools/tool-search/sentence.ts). */
 export function encoderToolText(doc: SearchDoc, chars: number, params: boolean): string {
-  const name = humanize(doc.toolName ?? doc.name);
-  const desc = doc.description.replace(/\s+/g, ' ').trim().slice(0, chars);
-  const p =
-    params && doc.params.length ? ` Parameters: ${doc.params.map((x) => humanize(x.name)).join(', ')}.` : '';
-  return `${name}: ${desc}${p}`;
+  return sentenceToolText(doc, chars, params);
 }
 
 const cacheDir = join(tmpdir(), 'tabcode-use-cache');

