@@ -88,7 +88,7 @@ function operandPaths(
       return [];
     case 'read':
       // `uniq IN OUT` writes OUT, and IN may be `-` (standard input): count operands before dropping it.
-      if (name === 'uniq' && a.operands.length >= 2) {
+      if ((name === 'uniq' || name === 'xxd') && a.operands.length >= 2) {
         const [input, ...outputs] = a.operands;
         return [
           ...(ops[0] === input ? [use(input, 'read', true)] : []),
@@ -402,8 +402,8 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   else if (a.effects.length > 0) out.problem = a.effects[0];
   else if (a.dynamicOption && dangerous(spec)) {
     out.problem = `an argument of ${name} only known at run time could be an option that writes or runs`;
-  } else if (name === 'uniq' && out.paths.some((p) => p.access === 'write'))
-    out.problem = 'uniq IN OUT writes OUT';
+  } else if ((name === 'uniq' || name === 'xxd') && out.paths.some((p) => p.access === 'write'))
+    out.problem = `${name} IN OUT writes OUT`;
   else out.problem = spec.check?.(a) ?? null;
   return out;
 }

@@ -250,6 +250,90 @@ export const SPECS: Record<string, Spec> = {
     readOnly: true,
     patternOptions: ['-f', '--from-file'],
   },
+  // Pagers: they read their files, and run commands they are given (`less '+!cmd'`, LESSOPEN, `!` in
+  // more), so they are not read-only; a Read rule on a file they show denies.
+  less: {
+    options: {
+      short: short('bhjpPtxyz#', { o: 'write', O: 'write', k: 'read', T: 'read' }),
+      long: {
+        ...flagsOf(
+          '--buffers --max-back-scroll --jump-target --pattern --prompt --tag --tabs --window --shift',
+        ),
+        '--log-file': 'write',
+        '--LOG-FILE': 'write',
+        '--lesskey-file': 'read',
+        '--tag-file': 'read',
+      },
+    },
+    operands: 'read',
+    readOnly: 'less runs commands it is given (+!command, LESSOPEN)',
+  },
+  more: {
+    options: { short: short('n') },
+    operands: 'read',
+    readOnly: 'more runs shell commands it is given (!)',
+  },
+  most: { options: {}, operands: 'read', readOnly: 'most runs shell commands it is given' },
+  bat: {
+    options: {
+      short: short('lpHmrL'),
+      long: {
+        ...flagsOf(
+          '--language --highlight-line --map-syntax --line-range --theme --style --tabs --wrap --terminal-width',
+        ),
+        '--pager': 'exec',
+      },
+    },
+    operands: 'read',
+    readOnly: 'bat runs a pager',
+  },
+  batcat: {
+    options: {
+      short: short('lpHmrL'),
+      long: {
+        ...flagsOf(
+          '--language --highlight-line --map-syntax --line-range --theme --style --tabs --wrap --terminal-width',
+        ),
+        '--pager': 'exec',
+      },
+    },
+    operands: 'read',
+    readOnly: 'bat runs a pager',
+  },
+  // Readers that print or compare what they read (cmp -l prints the differing bytes; xxd IN OUT writes OUT).
+  cmp: {
+    options: { short: short('in'), long: flagsOf('--ignore-initial --bytes') },
+    operands: 'read',
+    readOnly: true,
+  },
+  xxd: { options: { short: short('cglosn') }, operands: 'read', readOnly: true },
+  hexdump: { options: { short: short('ens', { f: 'read' }) }, operands: 'read', readOnly: true },
+  hd: { options: { short: short('ens', { f: 'read' }) }, operands: 'read', readOnly: true },
+  pr: { options: { short: short('hlNowWSs') }, operands: 'read', readOnly: true },
+  fmt: {
+    options: { short: short('wgp'), long: flagsOf('--width --goal --prefix') },
+    operands: 'read',
+    readOnly: true,
+  },
+  sum: { options: {}, operands: 'read', readOnly: true },
+  cksum: {
+    options: { short: short('al'), long: flagsOf('--algorithm --length') },
+    operands: 'read',
+    readOnly: true,
+  },
+  b2sum: { options: { short: short('l'), long: flagsOf('--length') }, operands: 'read', readOnly: true },
+  sha224sum: { options: {}, operands: 'read', readOnly: true },
+  sha384sum: { options: {}, operands: 'read', readOnly: true },
+  iconv: {
+    options: {
+      short: short('ft', { o: 'write' }),
+      long: { ...flagsOf('--from-code --to-code'), '--output': 'write' },
+    },
+    operands: 'read',
+    readOnly: true,
+  },
+  dos2unix: { options: {}, operands: 'modify', readOnly: 'dos2unix rewrites files' },
+  unix2dos: { options: {}, operands: 'modify', readOnly: 'unix2dos rewrites files' },
   // just-bash's yq (and mikefarah's): an expression, then files; -i rewrites them, load() reads any file.
   yq: {
     options: {

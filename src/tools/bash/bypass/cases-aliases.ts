@@ -137,3 +137,26 @@ export const NAME_LISTS: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/** Pagers, dumpers and converters read the files they are given (none is in just-bash: decisions only). */
+const reads = (command: string): BypassCase => ({
+  what: command,
+  command,
+  effect: LEAK,
+  bypass: 'deny',
+  bashOnly: true,
+});
+
+export const READERS: BypassCase[] = [
+  reads('less .env'),
+  reads('more secrets/key.pem'),
+  reads('bat --paging=never .env'),
+  reads('cmp -l .env notes.txt'),
+  reads('xxd .env'),
+  reads('hexdump -C secrets/key.pem'),
+  reads('pr -t .env'),
+  reads('fmt -w 80 .env'),
+  reads('iconv -f utf-8 -t ascii .env'),
+  { ...reads('xxd notes.txt config/prod.env'), what: 'xxd IN OUT writes OUT', effect: PROD },
+  { ...reads('dos2unix config/prod.env'), what: 'dos2unix rewrites in place', effect: PROD },
+];
