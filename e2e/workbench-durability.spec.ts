@@ -456,9 +456,28 @@ test('two tabs on one session: the second says so, saves nothing, and opens it o
   await waitSaved(page);
 
   const second = await context.newPage();
+  // A prompt typed in the second tab while its sandbox starts is queued; the session then opens read-only
+  // there, so it is not sent (the turn would run on a session this tab cannot save): back in the box.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await second.route(/sandbox\.worker-[^/]*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
   await second.goto('/?sandbox=just-bash');
+  const typed = 'Typed while the second tab started';
+  await second.getByTestId('prompt-input').fill(typed);
+  await second.getByTestId('prompt-input').press('Enter');
+  await expect(second.getByTestId('queued-prompt')).toHaveCount(1);
+  const asked = api.requests.length;
+  release();
   await expect(second.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
   await expect(second.getByTestId('readonly-banner')).toContainText('This session is open in another tab.');
+  await expect(second.getByTestId('prompt-input')).toHaveValue(typed);
+  await expect(second.getByTestId('queued-prompt')).toHaveCount(0);
+  expect(api.requests.length).toBe(asked);
   await expect(second.getByTestId('user-message')).toHaveText('From the first tab');
   await expect(second.getByTestId('save-status')).toHaveAttribute('data-state', 'readonly');
   await expect(second.getByTestId('prompt-input')).toBeDisabled();

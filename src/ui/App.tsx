@@ -151,6 +151,12 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the agent arrives
   useEffect(() => {
     if (!agent || running || queue.length === 0) return;
+    // Another tab has the session (this one cannot save it): nothing goes out, the queue goes back.
+    if (wb.model?.readOnly) {
+      setPrompt((p) => [...queue, p].filter((s) => s.trim()).join(UNSENT_SEPARATOR));
+      setQueue([]);
+      return;
+    }
     const [next, ...rest] = queue;
     setQueue(rest);
     sendQueued(next);
@@ -170,7 +176,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
 
   const sendText = useCallback(
     (text: string) => {
-      if (!agent || !wb.model) return;
+      if (!agent || !wb.model || wb.model.readOnly) return;
       const current = agent.settings();
       if (!keyless && !current.apiKey && !usesDevProxy(current)) {
         wb.model.local({ type: 'local-notice', notice: 'missing-key' });
