@@ -179,3 +179,20 @@ describe("bash's network redirections", () => {
     },
   );
 });
+
+describe('commands find -exec and xargs run, through wrappers', () => {
+  it.each([
+    'find . -maxdepth 0 -exec sudo ls \\;',
+    'find . -maxdepth 0 -exec env X=1 ls \\;',
+    'find . -maxdepth 0 -exec env LD_PRELOAD=/tmp/e.so ls \\;',
+    'find . -maxdepth 0 -exec su -c ls \\;',
+  ])('%s is not read-only', async (command) => {
+    const a = await analyzeShellCommand(command);
+    expect(a.parsed, a.parseError).toBe(true);
+    expect(a.readOnly).toBe(false);
+  });
+
+  it('find -exec cat stays read-only', async () => {
+    expect((await analyzeShellCommand('find . -name "*.ts" -exec cat {} +')).readOnly).toBe(true);
+  });
+});

@@ -287,9 +287,20 @@ export class Walker {
     for (const t of facts.evaluatedTexts) this.evaluated(t, scope, depth);
     // Code the shell evaluates from its arguments is code nobody sees: every rule may match it.
     if (facts.opaque || facts.evaluates.length > 0) opaque = true;
+    // `find -exec env LD_PRELOAD=x ls`, `-exec sudo ls`: as for a command of the line itself.
+    const codeSet = (un.sets ?? []).find(isCodeVariable);
+    if (codeSet) opaque = true;
     const problem =
       facts.evaluates[0] ??
-      (opaque ? 'runs code that cannot be checked' : container ? null : (facts.problem ?? null));
+      (codeSet
+        ? `${codeSet} set for the command makes it run code the line does not show`
+        : opaque
+          ? 'runs code that cannot be checked'
+          : un.changesEnvironment
+            ? 'changes the environment of the command'
+            : container
+              ? null
+              : (facts.problem ?? null));
     this.push({
       source: shownText(written),
       words: un.words,
