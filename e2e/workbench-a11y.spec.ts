@@ -165,6 +165,9 @@ test('axe: every panel and dialog, light and dark, has no serious or critical vi
     for (const tab of ['terminal', 'preview', 'todos', 'usage', 'mcp', 'rules']) {
       await page.getByTestId(`tab-${tab}`).click();
       if (tab === 'usage') await page.getByTestId('usage-row').first().click();
+      // The MCP and Permissions panels load on first open: axe must see them, not their placeholder.
+      if (tab === 'mcp') await expect(page.getByTestId('mcp-panel')).toBeVisible();
+      if (tab === 'rules') await expect(page.getByTestId('permission-rules')).toBeVisible();
       // xterm repaints its rows in its next animation frames after a theme change or being shown; axe
       // must see the painted rows, not the previous theme's (a run on CI once caught them mid-change).
       if (tab === 'terminal') await afterFrames(page, 3);

@@ -13,9 +13,7 @@ import { EmptyState } from './EmptyState.tsx';
 import { FilesPanel } from './FilesPanel.tsx';
 import { Header } from './Header.tsx';
 import { LiveAnnouncer } from './LiveAnnouncer.tsx';
-import { McpPanel } from './McpPanel.tsx';
 import { McpRequests } from './McpRequests.tsx';
-import { PermissionRules } from './PermissionRules.tsx';
 import { type PhonePane, PhoneSwitcher } from './PhoneSwitcher.tsx';
 import { PromptBox } from './PromptBox.tsx';
 import { SessionsPanel } from './SessionsPanel.tsx';
@@ -75,6 +73,11 @@ export interface AppEmbedOptions {
 
 const EMPTY_ITEMS: TranscriptItem[] = [];
 /** xterm is heavy: the terminal's code loads when its tab first opens. */
+// Side-panel tabs shown only when opened: loaded on first open, not with the page.
+const McpPanel = lazy(() => import('./McpPanel.tsx').then((m) => ({ default: m.McpPanel })));
+const PermissionRules = lazy(() =>
+  import('./PermissionRules.tsx').then((m) => ({ default: m.PermissionRules })),
+);
 const Terminal = lazy(() => import('./Terminal.tsx').then((m) => ({ default: m.Terminal })));
 /** The sandbox/project controls reach the sandbox host (select.ts): loaded with the agent, not before. */
 const ProjectControls = lazy(() =>
@@ -373,8 +376,24 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
         />
       ),
     },
-    { id: 'mcp', label: 'MCP', render: () => <McpPanel manager={agent?.mcp} /> },
-    { id: 'rules', label: 'Permissions', render: () => <PermissionRules session={agent} /> },
+    {
+      id: 'mcp',
+      label: 'MCP',
+      render: () => (
+        <Suspense fallback={<div className="panel-empty muted">Loading…</div>}>
+          <McpPanel manager={agent?.mcp} />
+        </Suspense>
+      ),
+    },
+    {
+      id: 'rules',
+      label: 'Permissions',
+      render: () => (
+        <Suspense fallback={<div className="panel-empty muted">Loading…</div>}>
+          <PermissionRules session={agent} />
+        </Suspense>
+      ),
+    },
   ];
   const tabs = embed?.hiddenTabs ? allTabs.filter((t) => !embed.hiddenTabs?.includes(t.id)) : allTabs;
 

@@ -9,8 +9,14 @@
 import { memo, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { yieldToBrowser } from '../agent/main-thread-yield.ts';
 import type { Chunk, Highlighted } from './highlight-chunks.ts';
-import { highlightOffPage } from './highlight-host.ts';
 import { Lru } from './lru.ts';
+
+/**
+ * The highlighting host (./highlight-host.ts: the worker, its budget, the chunks), loaded with the first
+ * code shown: code shows plain until then, so it need not be in the page's first load.
+ */
+const highlightOffPage = (code: string, language: string, signal: AbortSignal): Promise<Highlighted | null> =>
+  import('./highlight-host.ts').then((m) => m.highlightOffPage(code, language, signal));
 
 /** Highlighting results (immutable, so reusable): a remounted row does not ask again. */
 const highlighted = new Lru<string, Highlighted | null>(500);
