@@ -490,7 +490,8 @@ export class Walker {
         extraForms.push(cmd);
         // As written (`rm {}`), for allow rules; `{}` stays a run-time word for everything else.
         const asWritten = cmd.map((w) => (w.dynamic && w.text.includes('{}') ? { ...w, dynamic: false } : w));
-        this.inner(cmd, asWritten, scope, depth);
+        // -execdir runs it in each found file's directory: where is only known at run time.
+        this.inner(cmd, asWritten, cmd.inDir ? { cdTrail: null } : scope, depth);
       }
     } else {
       // Inline code (`node -e`, `python3 -c`), code from standard input or a script file (as for a

@@ -558,9 +558,12 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
   return out;
 }
 
-/** The commands `find` runs with -exec/-execdir/-ok/-okdir (`{}` is only known at run time). */
-export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
-  const out: ShellWord[][] = [];
+/**
+ * The commands `find` runs with -exec/-execdir/-ok/-okdir (`{}` is only known at run time); `inDir`:
+ * -execdir/-okdir run it in each found file's directory.
+ */
+export function findExecCommands(words: readonly ShellWord[]): Array<ShellWord[] & { inDir?: true }> {
+  const out: Array<ShellWord[] & { inDir?: true }> = [];
   for (let i = 1; i < words.length; i++) {
     if (!/^-(exec|execdir|ok|okdir)$/.test(words[i].text)) continue;
     const cmd: ShellWord[] = [];
@@ -570,7 +573,9 @@ export function findExecCommands(words: readonly ShellWord[]): ShellWord[][] {
       if (t === ';' || (t === '+' && cmd.length > 0)) break;
       cmd.push(t.includes('{}') ? { ...words[j], dynamic: true } : words[j]);
     }
-    out.push(cmd.length > 0 ? cmd : [DYNAMIC]);
+    const found: ShellWord[] & { inDir?: true } = cmd.length > 0 ? cmd : [DYNAMIC];
+    if (/dir$/.test(words[i].text)) found.inDir = true;
+    out.push(found);
     i = j;
   }
   return out;

@@ -37,6 +37,7 @@ export const GIT_REPOSITORIES: BypassCase[] = [
   ]),
   inRepo('no repository in the workspace: git looks above it', 'git status', ['rm -rf .git']),
   inRepo('git in a directory only known at run time', 'cd "$D" && git status', ['export D=evil', ...BARE]),
+  inRepo('find -execdir runs git in each found directory', 'find . -name HEAD -execdir git status \\;', BARE),
   {
     what: "git's user configuration under ~/.config/git (HOME is the workspace)",
     command: `mkdir -p .config/git && ${HOSTILE} > .config/git/config`,
