@@ -43,9 +43,10 @@ export function FileViewer({
   const [saving, setSaving] = useState(false);
   const tooLarge = content.length > VIEWER_MAX_CHARS;
   const editable = viewed?.error === undefined && viewed !== null && !viewed.binary && !tooLarge;
-  const shown = tooLarge
-    ? `${content.slice(0, VIEWER_MAX_CHARS)}\n… (${content.length - VIEWER_MAX_CHARS} more characters)`
-    : content;
+  // A file past the cap shows its first VIEWER_MAX_CHARS characters, highlighted, then a note.
+  const head = tooLarge ? content.slice(0, VIEWER_MAX_CHARS) : content;
+  const note = tooLarge ? `\n… (${content.length - VIEWER_MAX_CHARS} more characters)` : '';
+  const shown = `${head}${note}`;
   const lines = useMemo(() => {
     const n = shown === '' ? 1 : shown.split('\n').length - (shown.endsWith('\n') ? 1 : 0);
     return Array.from({ length: Math.max(1, n) }, (_, i) => i + 1).join('\n');
@@ -180,7 +181,8 @@ export function FileViewer({
             {lines}
           </pre>
           <pre className="file-content" data-testid="file-content">
-            <HighlightedCode code={shown} language={languageOfPath(path)} />
+            <HighlightedCode code={head} language={languageOfPath(path)} />
+            {note && <span className="muted">{note}</span>}
           </pre>
         </div>
       )}

@@ -28,7 +28,10 @@ const lowlight = createLowlight({
 });
 lowlight.registerAlias({ bash: ['sh', 'shell', 'zsh', 'console'], xml: ['html', 'svg'], json: ['jsonc'] });
 
-/** Text longer than this is shown plain (highlighting it would stall the page). */
+/**
+ * Text longer than this is shown plain: it bounds the highlighter's time (in its worker) and the number
+ * of elements a view gets (the file viewer shows at most this much).
+ */
 export const MAX_HIGHLIGHT_CHARS = 200_000;
 
 export interface HastText {
