@@ -196,3 +196,11 @@ describe('commands find -exec and xargs run, through wrappers', () => {
     expect((await analyzeShellCommand('find . -name "*.ts" -exec cat {} +')).readOnly).toBe(true);
   });
 });
+
+describe('a shell reading its commands from standard input', () => {
+  it('sh -s ARGS runs the here-string, its operands are arguments', async () => {
+    const a = await analyzeShellCommand("sh -s .env <<< 'rm -f x'");
+    expect(a.commands.map((c) => c.words.map((w) => w.text).join(' '))).toContain('rm -f x');
+    expect(a.commands.flatMap((c) => c.paths.map((p) => p.text))).not.toContain('.env');
+  });
+});

@@ -592,6 +592,7 @@ export function shellInvocation(
   words: readonly ShellWord[],
 ): { kind: 'text'; text: ShellWord } | { kind: 'file' } | { kind: 'stdin' } {
   let hasC = false;
+  let hasS = false;
   let i = 1;
   for (; i < words.length; i++) {
     const w = words[i];
@@ -604,9 +605,11 @@ export function shellInvocation(
     if (!t.startsWith('-') && !t.startsWith('+')) break;
     if (/^[-+]o$/.test(t) || t === '-O' || t === '--rcfile' || t === '--init-file') i++;
     else if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t)) hasC = true;
+    else if (/^-[A-Za-z]*s[A-Za-z]*$/.test(t)) hasS = true;
   }
   if (hasC) return i < words.length ? { kind: 'text', text: words[i] } : { kind: 'file' };
-  return i < words.length ? { kind: 'file' } : { kind: 'stdin' };
+  // `sh -s ARGS`: the commands come from standard input, the operands are its arguments.
+  return i < words.length && !hasS ? { kind: 'file' } : { kind: 'stdin' };
 }
 
 /** Interpreters and the options that give them code inline. */
@@ -677,7 +680,9 @@ export function scriptFiles(words: readonly ShellWord[]): ShellWord[] {
         i++;
       } else if (/^[-+]o$/.test(t) || t === '-O') i++;
       else if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t)) hasC = true;
+      else if (/^-[A-Za-z]*s[A-Za-z]*$/.test(t)) hasC = true;
     }
+    // With -c the operand is the command text; with -s the operands are arguments (code from stdin).
     if (!hasC && words[i]) out.push(words[i]);
     return out;
   }
