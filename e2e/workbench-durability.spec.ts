@@ -605,3 +605,50 @@ test('a browser that refuses IndexedDB: the page works from memory and says the 
   );
   expect(errors).toEqual([]);
 });
+
+test('a hidden tab (no animation frames) writes as its turn goes: a crash mid-turn keeps the finished call', async ({
+  page,
+}) => {
+  // A tab in the background: `hide()` makes the document hidden, and animation frames stop, as they do.
+  // A tab the browser loses runs no pagehide, unload or beforeunload: those listeners are dropped.
+  await page.addInitScript(() => {
+    for (const target of [window, document]) {
+      const add = target.addEventListener.bind(target);
+      target.addEventListener = ((type: string, ...rest: [EventListenerOrEventListenerObject, unknown?]) => {
+        if (type === 'pagehide' || type === 'unload' || type === 'beforeunload') return;
+        add(type, ...(rest as [EventListenerOrEventListenerObject]));
+      }) as typeof target.addEventListener;
+    }
+    let hidden = false;
+    const frame = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => (hidden ? 0 : frame(callback));
+    Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { get: () => hidden });
+    (window as unknown as { hide: () => void }).hide = () => {
+      hidden = true;
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+  });
+  await openApp(page);
+  await connectRemembering(page, api);
+  api.script([
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_hidden', name: 'Bash', input: { command: 'echo done while hidden' } },
+      ],
+    },
+    // The turn goes on after the call: a reply that takes a minute.
+    { chunkDelayMs: 60_000, content: [{ type: 'text', text: 'Still working on it, slowly.' }] },
+  ]);
+  await page.evaluate(() => (window as unknown as { hide: () => void }).hide());
+  await sendPrompt(page, 'Work while I look away');
+  // What is shown is what was written, so the finished call shows once it is in IndexedDB.
+  await expect(toolCard(page, 'toolu_hidden')).toHaveAttribute('data-status', 'done');
+  // The browser loses the tab (a crash, a discard): no last save. The page's pagehide and unload
+  // listeners were never added (see the init script), so the reload below is such a loss.
+  await page.reload();
+  await waitRestored(page);
+  await expect(page.getByTestId('user-message').last()).toHaveText('Work while I look away');
+  await expect(toolCard(page, 'toolu_hidden')).toHaveAttribute('data-status', 'done');
+  await expect(toolCard(page, 'toolu_hidden')).toContainText('done while hidden');
+});

@@ -103,9 +103,38 @@ export interface SessionModelOptions {
 }
 
 /** Runs `fn` at the next frame (a timer where there are no frames: tests in Node). */
+/**
+ * How soon a hidden page writes: a tab in the background gets no animation frames at all, so a turn it
+ * runs would be written only at its end (and lost with the tab if the browser discards or loses it).
+ */
+export const HIDDEN_SAVE_MS = 200;
+
+const isHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+
+/** Runs `fn` once, at the next animation frame, or after HIDDEN_SAVE_MS while the page is hidden. */
 function nextFrame(fn: () => void): void {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(fn);
-  else setTimeout(fn, 16);
+  if (typeof requestAnimationFrame !== 'function') {
+    setTimeout(fn, 16);
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    document.removeEventListener('visibilitychange', onVisibility);
+    fn();
+  };
+  // Hidden now, or hidden before the frame comes (a frame asked for just before the tab went away).
+  const onVisibility = () => {
+    if (isHidden() && timer === undefined) timer = setTimeout(once, HIDDEN_SAVE_MS);
+  };
+  requestAnimationFrame(once);
+  if (typeof document !== 'undefined') {
+    document.addEventListener('visibilitychange', onVisibility);
+    onVisibility();
+  }
 }
 
 export function createSessionModel(options: SessionModelOptions): SessionModel {
