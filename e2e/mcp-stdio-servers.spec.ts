@@ -62,7 +62,9 @@ function script(tools: string[], calls: Call[], done: string) {
         },
       ],
     },
-    ...calls.map((c) => ({ content: [{ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }] })),
+    ...calls.map((c) => ({
+      content: [{ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }],
+    })),
     { content: [{ type: 'text', text: done }] },
   ]);
 }

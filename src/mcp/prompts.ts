@@ -10,7 +10,7 @@ import { MCP_MAX_MENTION_CHARS } from '../core/constants.ts';
 import { messageOf } from '../core/errors.ts';
 import type { McpPromptInfo, McpResourceInfo } from './catalog.ts';
 import { promptCommand } from './names.ts';
-import { type McpResultBlock, mapContentItem, mapResourceContents } from './results.ts';
+import { type McpResultBlock, mapContentItem } from './results.ts';
 
 /** What expansion needs from the manager. */
 export interface PromptSource {

@@ -9,7 +9,7 @@ function shell(files: Record<string, string | Uint8Array> = {}) {
   return { fs, bash: new Bash({ fs, cwd: '/w', customCommands: gzipCommands() }) };
 }
 
-const big = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+const big = `${Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n')}\n`;
 
 describe('gzip commands on CompressionStream', () => {
   it('round-trips text and binary through pipes', async () => {

@@ -139,7 +139,7 @@ export function liveTransform(): { name: string; transform(ctx: { ast: ScriptNod
 
 function markerToken(statement: StatementNode | undefined): string | undefined {
   const cmd = statement?.pipelines[0]?.commands[0];
-  if (!statement || statement.pipelines.length !== 1 || cmd?.type !== 'SimpleCommand') return undefined;
+  if (statement?.pipelines.length !== 1 || cmd?.type !== 'SimpleCommand') return undefined;
   const words = [cmd.name, ...cmd.args].map((w) => (w ? literalOf(w) : undefined));
   if (words.length !== 3 || words[0] !== ':' || words[1] !== MARKER) return undefined;
   return words[2] && /^[a-z0-9]+$/.test(words[2]) ? words[2] : undefined;

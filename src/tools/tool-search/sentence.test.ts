@@ -113,7 +113,7 @@ describe('ranking with the real sentence encoder', () => {
     };
     encoder = await initModel(modelSource);
     const vectors = await encoder.embed(catalogue.map((t) => sentenceToolText(toolSearchDoc(t))));
-    catalogue.forEach((t, i) => tools.set(t.name, vectors[i]));
+    for (const [i, t] of catalogue.entries()) tools.set(t.name, vectors[i]);
   });
 
   it('finds a tool that shares no word with the query, where the lexical ranking finds nothing', async () => {
