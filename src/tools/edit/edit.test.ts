@@ -112,7 +112,7 @@ describe('Edit', () => {
           numbered(5, 'greet("world");'),
         ].join('\n'),
     );
-    expect(ctx.readFileState.get(`${ROOT}/greet.js`)?.contentHash).toBe(hashContent(after));
+    expect(ctx.readFileState.get(`${ROOT}/greet.js`)?.contentHash).toBe(await hashContent(after));
     expect(EditTool.renderToolResultMessage?.(res.data as never, {} as never)).toEqual({
       kind: 'diff',
       path: `${ROOT}/greet.js`,

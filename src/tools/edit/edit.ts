@@ -219,7 +219,7 @@ export const EditTool = buildTool({
     try {
       await ctx.sandbox.writeFile(data.filePath, data.after);
       const st = await ctx.sandbox.stat(data.filePath);
-      recordRead(ctx, data.filePath, data.after, st.mtimeMs, false);
+      await recordRead(ctx, data.filePath, data.after, st.mtimeMs, false);
     } catch (err) {
       throw new ToolInputError(errorMessage(err));
     }

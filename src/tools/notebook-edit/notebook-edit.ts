@@ -107,7 +107,7 @@ export const NotebookEditTool = buildTool({
     try {
       await ctx.sandbox.writeFile(path, text);
       const st = await ctx.sandbox.stat(path);
-      recordRead(ctx, path, text, st.mtimeMs, false);
+      await recordRead(ctx, path, text, st.mtimeMs, false);
     } catch (err) {
       throw new ToolInputError(errorMessage(err));
     }

@@ -94,7 +94,11 @@ describe('Read', () => {
     });
     const record = ctx.readFileState.get(`${ROOT}/src/a.ts`);
     const st = await ctx.sandbox.stat(`${ROOT}/src/a.ts`);
-    expect(record).toMatchObject({ contentHash: hashContent(content), mtimeMs: st.mtimeMs, partial: false });
+    expect(record).toMatchObject({
+      contentHash: await hashContent(content),
+      mtimeMs: st.mtimeMs,
+      partial: false,
+    });
     expect(ReadTool.renderToolResultMessage?.(res.data as ReadOutput, { file_path: 'src/a.ts' })).toEqual({
       kind: 'code',
       path: `${ROOT}/src/a.ts`,
@@ -171,7 +175,7 @@ describe('Read', () => {
     const res = await run(ReadTool, { file_path: 'empty.txt' }, ctx);
     expect(res.isError).toBe(false);
     expect(res.text).toBe(EMPTY_FILE_REMINDER);
-    expect(ctx.readFileState.get(`${ROOT}/empty.txt`)?.contentHash).toBe(hashContent(''));
+    expect(ctx.readFileState.get(`${ROOT}/empty.txt`)?.contentHash).toBe(await hashContent(''));
   });
 
   it('says when the offset is past the end, with the line count', async () => {

@@ -95,7 +95,7 @@ describe('Write', () => {
       after: 'export const x = 1;\n',
     });
     expect(ctx.readFileState.get(`${ROOT}/src/deep/new.ts`)?.contentHash).toBe(
-      hashContent('export const x = 1;\n'),
+      await hashContent('export const x = 1;\n'),
     );
     // A follow-up Edit works without a Read.
     const edit = await run(

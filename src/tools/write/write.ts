@@ -111,7 +111,7 @@ export const WriteTool = buildTool({
     try {
       await ctx.sandbox.writeFile(filePath, input.content);
       const st = await ctx.sandbox.stat(filePath);
-      recordRead(ctx, filePath, input.content, st.mtimeMs, false);
+      await recordRead(ctx, filePath, input.content, st.mtimeMs, false);
     } catch (err) {
       throw new ToolInputError(errorMessage(err));
     }
