@@ -141,14 +141,20 @@ export function toolInputJsonProblem(
     return `its JSON is longer than ${fmt(MAX_TOOL_INPUT_JSON_CHARS)} characters (the limit). Send less at once: write large content in parts (Write the first part, then Edit to add the rest).`;
   }
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
+    if (c === QUOTE) {
+      // A string is skipped in native jumps to its next quote (a 2 MB Write is mostly one string): the
+      // quote ends it unless an odd run of backslashes escapes it.
+      let end = json.indexOf('"', i + 1);
+      while (end !== -1) {
+        let slashes = 0;
+        while (json.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+        if (slashes % 2 === 0) break;
+        end = json.indexOf('"', end + 1);
+      }
+      if (end === -1) break;
+      i = end;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth > limits.maxDepth) return tooDeep(limits.maxDepth);
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
