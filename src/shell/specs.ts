@@ -76,6 +76,21 @@ const GREP: Spec = {
   recursive: RECURSIVE_FLAGS,
 };
 
+/** bat (batcat on Debian): prints files, highlighted, through a pager it can be told to run. */
+const BAT: Spec = {
+  options: {
+    short: short('lpHmrL'),
+    long: {
+      ...flagsOf(
+        '--language --highlight-line --map-syntax --line-range --theme --style --tabs --wrap --terminal-width',
+      ),
+      '--pager': 'exec',
+    },
+  },
+  operands: 'read',
+  readOnly: 'bat runs a pager',
+};
+
 export const SPECS: Record<string, Spec> = {
   cat: { options: {}, operands: 'read', readOnly: true },
   tac: { options: { short: short('s') }, operands: 'read', readOnly: true },
@@ -274,32 +289,9 @@ export const SPECS: Record<string, Spec> = {
     readOnly: 'more runs shell commands it is given (!)',
   },
   most: { options: {}, operands: 'read', readOnly: 'most runs shell commands it is given' },
-  bat: {
-    options: {
-      short: short('lpHmrL'),
-      long: {
-        ...flagsOf(
-          '--language --highlight-line --map-syntax --line-range --theme --style --tabs --wrap --terminal-width',
-        ),
-        '--pager': 'exec',
-      },
-    },
-    operands: 'read',
-    readOnly: 'bat runs a pager',
-  },
-  batcat: {
-    options: {
-      short: short('lpHmrL'),
-      long: {
-        ...flagsOf(
-          '--language --highlight-line --map-syntax --line-range --theme --style --tabs --wrap --terminal-width',
-        ),
-        '--pager': 'exec',
-      },
-    },
-    operands: 'read',
-    readOnly: 'bat runs a pager',
-  },
+  bat: BAT,
+  // Debian names the same program batcat.
+  batcat: BAT,
   // Readers that print or compare what they read (cmp -l prints the differing bytes; xxd IN OUT writes OUT).
   cmp: {
     options: { short: short('in'), long: flagsOf('--ignore-initial --bytes') },
