@@ -4,13 +4,12 @@
  * an offline banner. It reaches the agent only through AgentSession (via useWorkbench) and files only
  * through the session's Sandbox.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession, AgentSettings, ModelSummary } from '../agent/types.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
 import { usesDevProxy } from './agent-module.ts';
 import { downloadText } from './download.ts';
 import { EmptyState } from './EmptyState.tsx';
-import { FilesPanel } from './FilesPanel.tsx';
 import { Header } from './Header.tsx';
 import { LiveAnnouncer } from './LiveAnnouncer.tsx';
 import { McpRequests } from './McpRequests.tsx';
@@ -18,16 +17,15 @@ import { type PhonePane, PhoneSwitcher } from './PhoneSwitcher.tsx';
 import { PromptBox } from './PromptBox.tsx';
 import { SessionsPanel } from './SessionsPanel.tsx';
 import { SettingsDialog, type SettingsSave } from './SettingsDialog.tsx';
-import { SidePanel, type SideTabDef } from './SidePanel.tsx';
-import { PreviewPanel, TodoPanel } from './SidePanels.tsx';
+import { SidePanel } from './SidePanel.tsx';
 import { Splitter } from './Splitter.tsx';
 import { SandboxContext } from './sandbox-context.ts';
 import { DEFAULT_PREFS, type SideTab } from './settings-store.ts';
+import { sideTabs } from './side-tabs.tsx';
 import { TodoStrip } from './TodoStrip.tsx';
 import { Transcript } from './Transcript.tsx';
 import { latestTodos } from './todos.ts';
 import type { TranscriptItem } from './transcript-state.ts';
-import { UsagePanel } from './UsagePanel.tsx';
 import { useAppTodos } from './use-app-state.ts';
 import { useHabits } from './use-habits.tsx';
 import { useMediaQuery } from './use-media-query.ts';
@@ -73,16 +71,6 @@ export interface AppEmbedOptions {
 
 const EMPTY_ITEMS: TranscriptItem[] = [];
 /** xterm is heavy: the terminal's code loads when its tab first opens. */
-// Side-panel tabs shown only when opened: loaded on first open, not with the page.
-const McpPanel = lazy(() => import('./McpPanel.tsx').then((m) => ({ default: m.McpPanel })));
-const PermissionRules = lazy(() =>
-  import('./PermissionRules.tsx').then((m) => ({ default: m.PermissionRules })),
-);
-const Terminal = lazy(() => import('./Terminal.tsx').then((m) => ({ default: m.Terminal })));
-/** The sandbox/project controls reach the sandbox host (select.ts): loaded with the agent, not before. */
-const ProjectControls = lazy(() =>
-  import('./ProjectControls.tsx').then((m) => ({ default: m.ProjectControls })),
-);
 /** Below this width the page is a phone layout: one column at a time (matches styles/layout.css). */
 export const PHONE_QUERY = '(max-width: 760px)';
 /** `?virtualize=off` renders long transcripts in full (the benchmark's baseline). */
@@ -323,79 +311,19 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const empty = items.length === 0;
 
-  const allTabs: SideTabDef[] = [
-    {
-      id: 'files',
-      label: 'Files',
-      render: () => (
-        <>
-          <FilesPanel
-            sandbox={agent?.sandbox ?? null}
-            refreshKey={filesRefresh}
-            openRequest={openFile}
-            onUserEdit={(path) => agent?.noteUserEdit?.(path)}
-          />
-          {agent && !embed?.hideProjectControls && (
-            <Suspense fallback={null}>
-              <ProjectControls sandbox={agent.sandbox} />
-            </Suspense>
-          )}
-        </>
-      ),
-    },
-    {
-      id: 'terminal',
-      label: 'Terminal',
-      render: () => (
-        <Suspense fallback={<div className="panel-empty muted">Loading the terminal…</div>}>
-          <Terminal sandbox={agent?.sandbox ?? null} theme={prefs.theme} />
-        </Suspense>
-      ),
-    },
-    {
-      id: 'preview',
-      label: 'Preview',
-      badge: previewUrl ? '●' : undefined,
-      render: () => <PreviewPanel url={previewUrl} />,
-    },
-    {
-      id: 'todos',
-      label: 'Todos',
-      badge: todos ? `${todos.filter((t) => t.status === 'completed').length}/${todos.length}` : undefined,
-      render: () => <TodoPanel todos={todos} />,
-    },
-    {
-      id: 'usage',
-      label: 'Usage',
-      render: () => (
-        <UsagePanel
-          requests={view?.usage.requests ?? []}
-          demo={keyless}
-          context={habits.context}
-          toolSearch={agent?.toolSearchMode?.()}
-        />
-      ),
-    },
-    {
-      id: 'mcp',
-      label: 'MCP',
-      render: () => (
-        <Suspense fallback={<div className="panel-empty muted">Loading…</div>}>
-          <McpPanel manager={agent?.mcp} />
-        </Suspense>
-      ),
-    },
-    {
-      id: 'rules',
-      label: 'Permissions',
-      render: () => (
-        <Suspense fallback={<div className="panel-empty muted">Loading…</div>}>
-          <PermissionRules session={agent} />
-        </Suspense>
-      ),
-    },
-  ];
-  const tabs = embed?.hiddenTabs ? allTabs.filter((t) => !embed.hiddenTabs?.includes(t.id)) : allTabs;
+  const tabs = sideTabs({
+    agent,
+    filesRefresh,
+    openFile,
+    hideProjectControls: embed?.hideProjectControls,
+    theme: prefs.theme,
+    previewUrl,
+    todos,
+    requests: view?.usage.requests ?? [],
+    keyless,
+    context: habits.context,
+    hidden: embed?.hiddenTabs,
+  });
 
   return (
     <SandboxContext.Provider value={agent?.sandbox ?? null}>
