@@ -10,6 +10,7 @@ import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from '
 import { messageOf } from '../core/errors.ts';
 import { pathUse } from './facts.ts';
 import { commandForms } from './forms.ts';
+import { interpreterCode, SHELLS, scriptFiles, shellInvocation } from './interpreters.ts';
 import type { ShellParser } from './parser.ts';
 import { isBuiltin, type PathUse, programFacts } from './programs.ts';
 import { redirectIo } from './redirects.ts';
@@ -17,14 +18,7 @@ import { isCodeVariable } from './session.ts';
 import { conditionalRisks } from './test-expr.ts';
 import type { ShellCommand, ShellForm, ShellPathRef, ShellWord } from './types.ts';
 import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
-import {
-  findExecCommands,
-  interpreterCode,
-  SHELLS,
-  scriptFiles,
-  shellInvocation,
-  unwrapCommand,
-} from './wrappers.ts';
+import { findExecCommands, unwrapCommand } from './wrappers.ts';
 
 type RedirectionNode = SimpleCommandNode['redirections'][number];
 
