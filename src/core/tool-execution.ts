@@ -27,8 +27,8 @@ import {
   toolInputProblem,
 } from './input-shape.ts';
 import type { ToolResultBlockParam, ToolUseBlockParam } from './messages.ts';
-import { type PreparedMatcher, prepareMatcher } from './permissions/engine.ts';
 import { userDenialMessage } from './permissions/messages.ts';
+import { type PreparedMatcher, prepareMatcher } from './permissions/prepare-call.ts';
 import type { PermissionResult } from './permissions/types.ts';
 import {
   type AnyTool,

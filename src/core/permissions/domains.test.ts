@@ -11,7 +11,8 @@ import { WebFetchTool } from '../../tools/web-fetch/web-fetch.ts';
 import { createToolUseContext } from '../context.ts';
 import { createCanUseTool } from './can-use-tool.ts';
 import { domainContentProblem, domainRuleMatches } from './domains.ts';
-import { decidePermission, PLAN_MODE_TOOLS, prepareMatcher } from './engine.ts';
+import { decidePermission, PLAN_MODE_TOOLS } from './engine.ts';
+import { prepareMatcher } from './prepare-call.ts';
 import { rulesFromSet, validateRule } from './rules.ts';
 import type { PermissionMode, PermissionRuleSet } from './types.ts';
 

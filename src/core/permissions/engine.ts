@@ -11,18 +11,13 @@
  * the shell session it runs in (HOME, CDPATH, PATH). A deny rule denies what surely runs; a rule that
  * only may match (a look-alike, a run-time word, `docker rm`) asks. The command is allowed only when
  * every command in it is.
+ *
+ * Preparing a call (its matcher, its shell session, the real paths it touches) is in prepare-call.ts;
+ * which rules meet it, in rule-hits.ts.
  */
-import {
-  gitStartDir,
-  inSession,
-  isReadOnlyGit,
-  type PathProbe,
-  untrustedGitRepository,
-  withOpaqueCommands,
-} from '../../shell/index.ts';
 import { messageOf } from '../errors.ts';
 import type { AnyTool } from '../tool.ts';
-import { domainRuleMatches, suggestDomainRule } from './domains.ts';
+import { suggestDomainRule } from './domains.ts';
 import {
   code,
   dontAskMessage,
@@ -33,29 +28,22 @@ import {
   suggestFileRule,
 } from './messages.ts';
 import { fileRuleMatches, isInside, resolvePath, safetyPathReason, safetyReachReason } from './paths.ts';
-import { ruleAppliesTo, wholeToolRuleMatches } from './rules.ts';
-import type { RuleMatch } from './shell-rules.ts';
+import { type DecisionInput, type Prepared, prepare } from './prepare-call.ts';
+import { domainHit, type Hit, type RuleBook, ruleHit } from './rule-hits.ts';
 import {
   allowRuleFor,
-  candidateCwds,
   fileRuleMatchesRef,
-  matchCommand,
   type PathEnv,
   refInWorkspace,
   resolveRef,
-  ruleMayMatchBelow,
   showPath,
   withReal,
 } from './subjects.ts';
 import type {
   BashPermissionMatcher,
-  FilePermissionMatcher,
-  PermissionBehavior,
-  PermissionContext,
   PermissionMatcher,
   PermissionMode,
   PermissionResult,
-  PermissionRule,
   ShellCommand,
   ShellPathRef,
 } from './types.ts';
@@ -85,118 +73,6 @@ const ask = (message: string, reason: string, suggestedRule?: string): Ask => ({
   reason,
   ...(suggestedRule ? { suggestedRule } : {}),
 });
-
-/** The rules that concern one call, by kind. */
-interface RuleBook {
-  /** Whole-tool rules naming this tool (or its MCP server). */
-  whole: Record<PermissionBehavior, PermissionRule[]>;
-  /** Content rules of this tool's family (Bash rules for Bash, Read rules for Glob...). */
-  content: Record<PermissionBehavior, PermissionRule[]>;
-  /** Read rules (what Bash reads). */
-  read: Record<PermissionBehavior, PermissionRule[]>;
-  /** Edit and Write rules (what Bash writes). */
-  write: Record<PermissionBehavior, PermissionRule[]>;
-}
-
-function byBehavior(rules: readonly PermissionRule[]): Record<PermissionBehavior, PermissionRule[]> {
-  return {
-    deny: rules.filter((r) => r.behavior === 'deny'),
-    ask: rules.filter((r) => r.behavior === 'ask'),
-    allow: rules.filter((r) => r.behavior === 'allow'),
-  };
-}
-
-function ruleBook(rules: readonly PermissionRule[], tool: AnyTool): RuleBook {
-  const content = rules.filter((r) => r.value.ruleContent !== undefined);
-  return {
-    whole: byBehavior(rules.filter((r) => wholeToolRuleMatches(r.value, tool))),
-    content: byBehavior(content.filter((r) => ruleAppliesTo(r.value.toolName, tool.name))),
-    read: byBehavior(content.filter((r) => r.value.toolName === 'Read')),
-    write: byBehavior(content.filter((r) => r.value.toolName === 'Edit' || r.value.toolName === 'Write')),
-  };
-}
-
-/** A rule hit: which rule, how sure, and what it matched (for the message). */
-interface Hit {
-  rule: PermissionRule;
-  match: RuleMatch;
-  subject: string;
-}
-
-const better = (a: Hit | undefined, b: Hit | undefined): Hit | undefined =>
-  !a ? b : !b ? a : a.match === 'yes' || b.match !== 'yes' ? a : b;
-
-/** The strongest hit of deny or ask rules on a Bash command: its commands and the files they touch. */
-function bashHit(
-  m: BashPermissionMatcher,
-  book: RuleBook,
-  behavior: 'deny' | 'ask',
-  env: PathEnv,
-): Hit | undefined {
-  let best: Hit | undefined;
-  for (const command of m.commands) {
-    const cmd = matchCommand(book.content[behavior], command);
-    if (cmd.rule) best = better(best, { rule: cmd.rule, match: cmd.match, subject: code(command.source) });
-    for (const ref of command.paths) {
-      // Read rules guard what is read, Edit rules what is written; a word of unknown use meets both.
-      const rules = [
-        ...(ref.access !== 'write' ? book.read[behavior] : []),
-        ...(ref.access !== 'read' ? book.write[behavior] : []),
-      ];
-      for (const rule of rules) {
-        const match = fileRuleMatchesRef(rule, ref, env, true);
-        if (match === 'no') continue;
-        best = better(best, { rule, match, subject: `${code(ref.text)} in ${code(command.source)}` });
-        if (best?.match === 'yes') return best;
-      }
-    }
-    if (best?.match === 'yes') return best;
-  }
-  return best;
-}
-
-/** The hit of deny or ask rules on a file a tool reads or writes. */
-function fileHit(
-  m: FilePermissionMatcher,
-  book: RuleBook,
-  behavior: 'deny' | 'ask',
-  env: PathEnv,
-): Hit | undefined {
-  const written = resolvePath(env.cwd, m.path, env.home);
-  let maybe: Hit | undefined;
-  for (const rule of book.content[behavior]) {
-    const content = rule.value.ruleContent as string;
-    for (const abs of withReal(written, env)) {
-      if (fileRuleMatches(content, abs, { ...env, ignoreCase: true, directory: m.directory })) {
-        return { rule, match: 'yes', subject: showPath(abs, env) };
-      }
-      if (m.readsContents && ruleMayMatchBelow(content, abs, env)) {
-        maybe ??= { rule, match: 'maybe', subject: `the files under ${showPath(abs, env)}` };
-      }
-    }
-  }
-  return maybe;
-}
-
-function ruleHit(
-  matcher: PermissionMatcher | undefined,
-  book: RuleBook,
-  behavior: 'deny' | 'ask',
-  env: PathEnv,
-): Hit | undefined {
-  const whole = book.whole[behavior][0];
-  if (whole) return { rule: whole, match: 'yes', subject: '' };
-  if (matcher?.kind === 'bash') return bashHit(matcher, book, behavior, env);
-  if (matcher?.kind === 'file') return fileHit(matcher, book, behavior, env);
-  if (matcher?.kind === 'domain') return domainHit(matcher.host, book.content[behavior]);
-  return undefined;
-}
-
-/** The first domain rule among `rules` matching `host`. */
-function domainHit(host: string, rules: readonly PermissionRule[]): Hit | undefined {
-  const rule = rules.find((r) => domainRuleMatches(r.value.ruleContent as string, host));
-  return rule ? { rule, match: 'yes', subject: host } : undefined;
-}
 
 /** Safety-path problems of what a call writes: asks even in bypassPermissions mode. */
 function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): string | null {
@@ -231,33 +107,6 @@ function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): st
     }
   }
   return null;
-}
-
-/** The mode and rules in force for one decision. */
-export interface DecisionInput {
-  tool: AnyTool;
-  input: unknown;
-  permCtx: PermissionContext;
-  rules: readonly PermissionRule[];
-  /**
-   * What the tool's `preparePermissionMatcher` made of the input when the call was prepared ('failed'
-   * when it threw). Absent: the engine prepares it itself (direct calls, tests).
-   */
-  prepared?: PreparedMatcher;
-}
-
-/** A tool's matcher, none, or a marker that preparing it failed (the engine then asks). */
-export type PreparedMatcher = PermissionMatcher | undefined | 'failed';
-
-/** Runs the tool's `preparePermissionMatcher` once. Never throws. */
-export async function prepareMatcher(tool: AnyTool, input: unknown): Promise<PreparedMatcher> {
-  if (!tool.preparePermissionMatcher) return undefined;
-  try {
-    const m = (await tool.preparePermissionMatcher(input as never)) as PermissionMatcher | undefined;
-    return m && (m.kind === 'bash' || m.kind === 'file' || m.kind === 'domain') ? m : undefined;
-  } catch {
-    return 'failed';
-  }
 }
 
 /** What of a command its read-only-ness, the mode and the allow rules leave unapproved. */
@@ -331,169 +180,6 @@ function bashAsk(
     'not allowed by a rule or the mode',
     suggestion,
   );
-}
-
-/** Most paths of one call whose real path is looked up (the rest match as written). */
-const MAX_REALPATHS = 256;
-
-/** The absolute paths a matcher names (every candidate of every shell path reference). */
-function touchedPaths(matcher: PermissionMatcher | undefined, env: PathEnv): string[] {
-  if (matcher?.kind === 'file') return [resolvePath(env.cwd, matcher.path, env.home)];
-  if (matcher?.kind !== 'bash') return [];
-  const out = new Set<string>();
-  for (const command of matcher.commands) {
-    for (const ref of command.paths) {
-      for (const abs of resolveRef(env, ref) ?? []) out.add(abs);
-    }
-  }
-  return [...out].slice(0, MAX_REALPATHS);
-}
-
-/** Where each path a call touches really leads (symlinks followed); paths that fail are left out. */
-async function realPaths(
-  matcher: PermissionMatcher | undefined,
-  env: PathEnv,
-  realpath: PermissionContext['realpath'],
-): Promise<Map<string, string> | undefined> {
-  if (!realpath) return undefined;
-  const real = new Map<string, string>();
-  await Promise.all(
-    touchedPaths(matcher, env).map(async (abs) => {
-      try {
-        const r = await realpath(abs);
-        if (typeof r === 'string' && r.startsWith('/') && r !== abs) real.set(abs, r);
-      } catch {
-        // Unknown: the rules match the path as written.
-      }
-    }),
-  );
-  return real;
-}
-
-/**
- * Read-only git commands whose repository is not surely the workspace's own (a bare repository written
- * into the workspace, a nested one, none at all, a directory only known at run time), by index, with
- * the reason: git runs what such a repository's configuration names (core.fsmonitor on `git status`,
- * core.pager, aliases, diff drivers), which no rule sees.
- */
-async function untrustedGit(
-  m: BashPermissionMatcher,
-  env: PathEnv,
-  permCtx: PermissionContext,
-): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  const probe: PathProbe = async (abs) => {
-    if (!permCtx.exists) return null;
-    try {
-      return (await permCtx.exists(abs)) === true;
-    } catch {
-      return null;
-    }
-  };
-  for (const [k, c] of m.commands.entries()) {
-    if (!isReadOnlyGit(c)) continue;
-    const start = gitStartDir(c.words);
-    const cwds = candidateCwds(env, c.cdTrail === undefined ? [] : c.cdTrail);
-    if (start === null || cwds === null) {
-      out.set(k, 'git runs in a directory only known at run time, whose repository may configure programs');
-      continue;
-    }
-    for (const cwd of cwds) {
-      let dir = resolvePath(cwd, start || '.', env.home);
-      try {
-        if (permCtx.realpath) dir = resolvePath('/', await permCtx.realpath(dir), env.home);
-      } catch {
-        // As written.
-      }
-      const why = await untrustedGitRepository(dir, env.root, probe);
-      if (why) {
-        out.set(k, `${why}: git may run programs its configuration names`);
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-/** Most links of one line followed (the rest are left out: a line making more is unusual). */
-const MAX_LINKS = 64;
-
-/**
- * The analysis with, for each command after one that makes a link (`ln -s ../config d/c`), its paths
- * through the link also as where they lead (`d/c/prod.env` as `config/prod.env`): the link does not
- * exist yet when the call is checked, so the sandbox's realpath cannot follow it. A symbolic link's
- * text is read from the link's directory, a hard link's source from the cwd; followed twice (a link
- * through a link).
- */
-function withLineLinks(m: BashPermissionMatcher, env: PathEnv): BashPermissionMatcher {
-  if (!m.commands.some((c) => c.links && c.links.length > 0)) return m;
-  const links: Array<{ at: string; to: string }> = [];
-  const follow = (abs: string): string[] =>
-    links.filter((l) => isInside(l.at, abs)).map((l) => `${l.to}${abs.slice(l.at.length)}`);
-  const commands = m.commands.map((command) => {
-    let extra: ShellPathRef[] = [];
-    if (links.length > 0) {
-      for (const ref of command.paths) {
-        for (const abs of resolveRef(env, ref) ?? []) {
-          const once = follow(abs);
-          for (const to of new Set([...once, ...once.flatMap(follow)])) {
-            if (to !== abs) extra.push({ ...ref, text: to, dynamic: false, tilde: false, cdTrail: [] });
-          }
-        }
-      }
-      extra = extra.slice(0, MAX_LINKS);
-    }
-    for (const link of command.links ?? []) {
-      for (const at of resolveRef(env, link.at) ?? []) {
-        const tos =
-          link.symbolic && !link.to.dynamic && !link.to.text.startsWith('/')
-            ? [resolvePath(at.slice(0, at.lastIndexOf('/')) || '/', link.to.text, env.home)]
-            : resolveRef(env, link.to);
-        for (const to of tos ?? []) if (links.length < MAX_LINKS) links.push({ at, to });
-      }
-    }
-    return extra.length > 0 ? { ...command, paths: [...command.paths, ...extra] } : command;
-  });
-  return { ...m, commands };
-}
-
-/** The matcher, the rules and the paths of one call. */
-interface Prepared {
-  prepared: PreparedMatcher;
-  matcher: PermissionMatcher | undefined;
-  book: RuleBook;
-  /** Where paths resolve, with the real paths (deny, ask and safety checks). */
-  env: PathEnv;
-  /** The same without the real paths (the mode and allow rules go by the path as written). */
-  writtenEnv: PathEnv;
-}
-
-async function prepare(d: DecisionInput): Promise<Prepared> {
-  const { tool, input, permCtx } = d;
-  const prepared = 'prepared' in d ? d.prepared : await prepareMatcher(tool, input);
-  let matcher = prepared === 'failed' ? undefined : prepared;
-  let writtenEnv: PathEnv = { root: permCtx.root, cwd: permCtx.cwd, home: permCtx.home ?? permCtx.root };
-  if (matcher?.kind === 'bash') {
-    // The command runs in the sandbox's shell session: its cwd, and what HOME, CDPATH and PATH mean.
-    const view = inSession(matcher, permCtx.shell, {
-      defaultHome: writtenEnv.home,
-      trustedPath: permCtx.trustedPath,
-    });
-    writtenEnv = {
-      ...writtenEnv,
-      cwd: permCtx.shell?.cwd ?? permCtx.cwd,
-      shellHome: view.home,
-      cdpath: view.cdpath,
-    };
-    const git = view.analysis.parsed
-      ? await untrustedGit({ ...view.analysis, kind: 'bash' }, writtenEnv, permCtx)
-      : new Map();
-    matcher = { ...withOpaqueCommands(view.analysis, git), kind: 'bash' };
-  }
-  if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
-  const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
-  const env = real ? { ...writtenEnv, real } : writtenEnv;
-  return { prepared, matcher, book: ruleBook(d.rules, tool), env, writtenEnv };
 }
 
 /** The deny a deny rule surely matching the call gives, or null. */

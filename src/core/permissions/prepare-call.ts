@@ -1,0 +1,215 @@
+/**
+ * Preparing one call for the permission engine: the tool's matcher (made once, when the call is
+ * prepared), a Bash command read in its shell session (HOME, CDPATH, PATH, read-only git in a repository
+ * that is not surely the workspace's, links the line makes), the real paths of what it touches, and the
+ * rule book.
+ */
+import {
+  gitStartDir,
+  inSession,
+  isReadOnlyGit,
+  type PathProbe,
+  untrustedGitRepository,
+  withOpaqueCommands,
+} from '../../shell/index.ts';
+import type { AnyTool } from '../tool.ts';
+import { isInside, resolvePath } from './paths.ts';
+import { type RuleBook, ruleBook } from './rule-hits.ts';
+import { candidateCwds, type PathEnv, resolveRef } from './subjects.ts';
+import type {
+  BashPermissionMatcher,
+  PermissionContext,
+  PermissionMatcher,
+  PermissionRule,
+  ShellPathRef,
+} from './types.ts';
+
+/** The mode and rules in force for one decision. */
+export interface DecisionInput {
+  tool: AnyTool;
+  input: unknown;
+  permCtx: PermissionContext;
+  rules: readonly PermissionRule[];
+  /**
+   * What the tool's `preparePermissionMatcher` made of the input when the call was prepared ('failed'
+   * when it threw). Absent: the engine prepares it itself (direct calls, tests).
+   */
+  prepared?: PreparedMatcher;
+}
+
+/** A tool's matcher, none, or a marker that preparing it failed (the engine then asks). */
+export type PreparedMatcher = PermissionMatcher | undefined | 'failed';
+
+/** Runs the tool's `preparePermissionMatcher` once. Never throws. */
+export async function prepareMatcher(tool: AnyTool, input: unknown): Promise<PreparedMatcher> {
+  if (!tool.preparePermissionMatcher) return undefined;
+  try {
+    const m = (await tool.preparePermissionMatcher(input as never)) as PermissionMatcher | undefined;
+    return m && (m.kind === 'bash' || m.kind === 'file' || m.kind === 'domain') ? m : undefined;
+  } catch {
+    return 'failed';
+  }
+}
+
+/** Most paths of one call whose real path is looked up (the rest match as written). */
+const MAX_REALPATHS = 256;
+
+/** The absolute paths a matcher names (every candidate of every shell path reference). */
+function touchedPaths(matcher: PermissionMatcher | undefined, env: PathEnv): string[] {
+  if (matcher?.kind === 'file') return [resolvePath(env.cwd, matcher.path, env.home)];
+  if (matcher?.kind !== 'bash') return [];
+  const out = new Set<string>();
+  for (const command of matcher.commands) {
+    for (const ref of command.paths) {
+      for (const abs of resolveRef(env, ref) ?? []) out.add(abs);
+    }
+  }
+  return [...out].slice(0, MAX_REALPATHS);
+}
+
+/** Where each path a call touches really leads (symlinks followed); paths that fail are left out. */
+async function realPaths(
+  matcher: PermissionMatcher | undefined,
+  env: PathEnv,
+  realpath: PermissionContext['realpath'],
+): Promise<Map<string, string> | undefined> {
+  if (!realpath) return undefined;
+  const real = new Map<string, string>();
+  await Promise.all(
+    touchedPaths(matcher, env).map(async (abs) => {
+      try {
+        const r = await realpath(abs);
+        if (typeof r === 'string' && r.startsWith('/') && r !== abs) real.set(abs, r);
+      } catch {
+        // Unknown: the rules match the path as written.
+      }
+    }),
+  );
+  return real;
+}
+
+/**
+ * Read-only git commands whose repository is not surely the workspace's own (a bare repository written
+ * into the workspace, a nested one, none at all, a directory only known at run time), by index, with
+ * the reason: git runs what such a repository's configuration names (core.fsmonitor on `git status`,
+ * core.pager, aliases, diff drivers), which no rule sees.
+ */
+async function untrustedGit(
+  m: BashPermissionMatcher,
+  env: PathEnv,
+  permCtx: PermissionContext,
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  const probe: PathProbe = async (abs) => {
+    if (!permCtx.exists) return null;
+    try {
+      return (await permCtx.exists(abs)) === true;
+    } catch {
+      return null;
+    }
+  };
+  for (const [k, c] of m.commands.entries()) {
+    if (!isReadOnlyGit(c)) continue;
+    const start = gitStartDir(c.words);
+    const cwds = candidateCwds(env, c.cdTrail === undefined ? [] : c.cdTrail);
+    if (start === null || cwds === null) {
+      out.set(k, 'git runs in a directory only known at run time, whose repository may configure programs');
+      continue;
+    }
+    for (const cwd of cwds) {
+      let dir = resolvePath(cwd, start || '.', env.home);
+      try {
+        if (permCtx.realpath) dir = resolvePath('/', await permCtx.realpath(dir), env.home);
+      } catch {
+        // As written.
+      }
+      const why = await untrustedGitRepository(dir, env.root, probe);
+      if (why) {
+        out.set(k, `${why}: git may run programs its configuration names`);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Most links of one line followed (the rest are left out: a line making more is unusual). */
+const MAX_LINKS = 64;
+
+/**
+ * The analysis with, for each command after one that makes a link (`ln -s ../config d/c`), its paths
+ * through the link also as where they lead (`d/c/prod.env` as `config/prod.env`): the link does not
+ * exist yet when the call is checked, so the sandbox's realpath cannot follow it. A symbolic link's
+ * text is read from the link's directory, a hard link's source from the cwd; followed twice (a link
+ * through a link).
+ */
+function withLineLinks(m: BashPermissionMatcher, env: PathEnv): BashPermissionMatcher {
+  if (!m.commands.some((c) => c.links && c.links.length > 0)) return m;
+  const links: Array<{ at: string; to: string }> = [];
+  const follow = (abs: string): string[] =>
+    links.filter((l) => isInside(l.at, abs)).map((l) => `${l.to}${abs.slice(l.at.length)}`);
+  const commands = m.commands.map((command) => {
+    let extra: ShellPathRef[] = [];
+    if (links.length > 0) {
+      for (const ref of command.paths) {
+        for (const abs of resolveRef(env, ref) ?? []) {
+          const once = follow(abs);
+          for (const to of new Set([...once, ...once.flatMap(follow)])) {
+            if (to !== abs) extra.push({ ...ref, text: to, dynamic: false, tilde: false, cdTrail: [] });
+          }
+        }
+      }
+      extra = extra.slice(0, MAX_LINKS);
+    }
+    for (const link of command.links ?? []) {
+      for (const at of resolveRef(env, link.at) ?? []) {
+        const tos =
+          link.symbolic && !link.to.dynamic && !link.to.text.startsWith('/')
+            ? [resolvePath(at.slice(0, at.lastIndexOf('/')) || '/', link.to.text, env.home)]
+            : resolveRef(env, link.to);
+        for (const to of tos ?? []) if (links.length < MAX_LINKS) links.push({ at, to });
+      }
+    }
+    return extra.length > 0 ? { ...command, paths: [...command.paths, ...extra] } : command;
+  });
+  return { ...m, commands };
+}
+
+/** The matcher, the rules and the paths of one call. */
+export interface Prepared {
+  prepared: PreparedMatcher;
+  matcher: PermissionMatcher | undefined;
+  book: RuleBook;
+  /** Where paths resolve, with the real paths (deny, ask and safety checks). */
+  env: PathEnv;
+  /** The same without the real paths (the mode and allow rules go by the path as written). */
+  writtenEnv: PathEnv;
+}
+
+export async function prepare(d: DecisionInput): Promise<Prepared> {
+  const { tool, input, permCtx } = d;
+  const prepared = 'prepared' in d ? d.prepared : await prepareMatcher(tool, input);
+  let matcher = prepared === 'failed' ? undefined : prepared;
+  let writtenEnv: PathEnv = { root: permCtx.root, cwd: permCtx.cwd, home: permCtx.home ?? permCtx.root };
+  if (matcher?.kind === 'bash') {
+    // The command runs in the sandbox's shell session: its cwd, and what HOME, CDPATH and PATH mean.
+    const view = inSession(matcher, permCtx.shell, {
+      defaultHome: writtenEnv.home,
+      trustedPath: permCtx.trustedPath,
+    });
+    writtenEnv = {
+      ...writtenEnv,
+      cwd: permCtx.shell?.cwd ?? permCtx.cwd,
+      shellHome: view.home,
+      cdpath: view.cdpath,
+    };
+    const git = view.analysis.parsed
+      ? await untrustedGit({ ...view.analysis, kind: 'bash' }, writtenEnv, permCtx)
+      : new Map();
+    matcher = { ...withOpaqueCommands(view.analysis, git), kind: 'bash' };
+  }
+  if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
+  const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
+  const env = real ? { ...writtenEnv, real } : writtenEnv;
+  return { prepared, matcher, book: ruleBook(d.rules, tool), env, writtenEnv };
+}
