@@ -4,10 +4,22 @@
  * subscripts and arithmetic the shell evaluates, `bash -c` / `sh -c` text, here-docs fed to a shell,
  * `eval`, `trap`, `alias` values, `env -S`, wrappers (`env`, `command`, `timeout`, `xargs`...), `find
  * -exec`, and commands sed and awk programs run. Anything the parser rejects, or a construct the walker
- * does not know, makes the line unparseable.
+ * does not know, makes the line unparseable. The scope and the entries it records are built in entries.ts.
  */
 import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from 'just-bash';
 import { messageOf } from '../core/errors.ts';
+import {
+  copyScope,
+  type EntryDraft,
+  moveScope,
+  OPAQUE_FORM,
+  pathRef,
+  pseudoEntry,
+  redirectionEntry,
+  type Scope,
+  shownText,
+  withLazyForms,
+} from './entries.ts';
 import { pathUse } from './facts.ts';
 import { commandForms } from './forms.ts';
 import { interpreterCode, SHELLS, scriptFiles, shellInvocation } from './interpreters.ts';
@@ -16,7 +28,7 @@ import { isBuiltin, type PathUse, programFacts } from './programs.ts';
 import { redirectIo } from './redirects.ts';
 import { isCodeVariable } from './session.ts';
 import { conditionalRisks } from './test-expr.ts';
-import type { ShellCommand, ShellForm, ShellPathRef, ShellWord } from './types.ts';
+import type { ShellCommand, ShellWord } from './types.ts';
 import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
 import { findExecCommands, unwrapCommand } from './wrappers.ts';
 
@@ -38,18 +50,6 @@ const SETS_NAMES = new Set(
   'export declare typeset local readonly read mapfile readarray unset getopts'.split(' '),
 );
 
-interface Scope {
-  /** Static `cd` targets that may have run (null: a cd to a place only known at run time). */
-  cdTrail: string[] | null;
-}
-
-/** The form of code the analysis cannot see: every deny or ask rule may match it. */
-const OPAQUE_FORM: ShellForm = { words: [{ text: '…', dynamic: true, glob: false }], sure: false };
-
-const copyScope = (s: Scope): Scope => ({ cdTrail: s.cdTrail ? [...s.cdTrail] : null });
-
-/** Words as the user wrote them (quotes kept), joined by spaces: a command's text in messages. */
-const shownText = (words: readonly ShellWord[]): string => words.map((w) => w.written ?? w.text).join(' ');
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 export class Walker {
@@ -174,29 +174,8 @@ export class Walker {
   }
 
   /** A command with no program of its own (`[[ ]]`, `(( ))`, a function definition). */
-  private pseudo(
-    source: string,
-    problem: string | null,
-    changesState: boolean,
-    opaque = problem !== null,
-  ): void {
-    this.push({
-      source,
-      words: [],
-      allowTexts: [],
-      // Code it evaluates is unknown: every deny or ask rule may match it.
-      forms: opaque ? [OPAQUE_FORM] : [],
-      readOnly: problem === null,
-      ...(problem ? { reason: problem } : {}),
-      changesState,
-      opaque,
-      container: false,
-      startsShell: false,
-      usesPath: false,
-      fileOnly: false,
-      destructive: false,
-      paths: [],
-    });
+  private pseudo(...args: Parameters<typeof pseudoEntry>): void {
+    this.push(pseudoEntry(...args));
   }
 
   /** The file redirections of a compound command (`{ ...; } > out`). */
@@ -206,52 +185,13 @@ export class Walker {
     const io = redirectIo(list);
     for (const name of io.assigns) this.assigns.add(name);
     if (io.paths.length === 0 && !io.network) return;
-    this.push({
-      source: 'redirection',
-      words: [],
-      allowTexts: [],
-      forms: [],
-      readOnly: io.network === null,
-      ...(io.network ? { reason: io.network } : {}),
-      changesState: false,
-      opaque: false,
-      container: false,
-      startsShell: false,
-      usesPath: false,
-      fileOnly: false,
-      destructive: io.overwrites,
-      paths: io.paths.map((p) => this.ref(p, scope)),
-    });
+    const paths = io.paths.map((p) => pathRef(p, scope));
+    this.push(redirectionEntry(io, paths));
   }
 
-  /**
-   * Records a command. Its forms (what deny and ask rules match) are many for a long command and only
-   * needed when such rules exist: they are computed on first read, once.
-   */
-  private push(command: Omit<ShellCommand, 'forms'> & { forms: ShellForm[] | (() => ShellForm[]) }): void {
-    const { forms, ...rest } = command;
-    if (typeof forms !== 'function') {
-      this.commands.push({ ...rest, forms });
-      return;
-    }
-    let cached: ShellForm[] | undefined;
-    const entry = rest as ShellCommand;
-    Object.defineProperty(entry, 'forms', { enumerable: true, get: () => (cached ??= forms()) });
-    this.commands.push(entry);
-  }
-
-  private ref(p: PathUse, scope: Scope): ShellPathRef {
-    return {
-      text: p.word.text,
-      dynamic: p.word.dynamic,
-      glob: p.word.glob,
-      tilde: p.word.tilde === true,
-      access: p.access,
-      sure: p.sure,
-      recursive: p.recursive,
-      redirect: p.redirect === true,
-      cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
-    };
+  /** Records a command (its forms, when a function, computed on first read). */
+  private push(command: EntryDraft): void {
+    this.commands.push(withLazyForms(command));
   }
 
   /**
@@ -324,7 +264,7 @@ export class Walker {
           sure: true,
           recursive: false,
         })),
-      ].map((p) => this.ref(p, scope)),
+      ].map((p) => pathRef(p, scope)),
       cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
     });
   }
@@ -404,7 +344,7 @@ export class Walker {
         usesPath: false,
         fileOnly: false,
         destructive: io.overwrites,
-        paths: paths.map((p) => this.ref(p, scope)),
+        paths: paths.map((p) => pathRef(p, scope)),
       });
       return;
     }
@@ -525,7 +465,7 @@ export class Walker {
     if (un.chdir) paths.push({ word: un.chdir, access: 'read', sure: true, recursive: false });
     // A script it runs is read (`source .env`, `sh key.pem`): a Read rule on it denies.
     for (const word of scriptFiles(inner)) paths.push({ word, access: 'read', sure: true, recursive: false });
-    const refs = paths.map((p) => this.ref(p, scope));
+    const refs = paths.map((p) => pathRef(p, scope));
     if (name === 'cd' || name === 'pushd' || name === 'popd') moveScope(scope, name, inner);
     if (un.chdir)
       scope.cdTrail = un.chdir.dynamic || !scope.cdTrail ? null : [...scope.cdTrail, un.chdir.text];
@@ -568,8 +508,8 @@ export class Walker {
       ...(facts?.links
         ? {
             links: facts.links.map((l) => ({
-              at: this.ref(pathUse(l.at, 'write', true), scope),
-              to: this.ref(pathUse(l.to, 'read', true), scope),
+              at: pathRef(pathUse(l.at, 'write', true), scope),
+              to: pathRef(pathUse(l.to, 'read', true), scope),
               symbolic: l.symbolic,
             })),
           }
@@ -601,30 +541,6 @@ export class Walker {
     }
     if (words[0]?.text === 'read') this.assigns.add('REPLY');
   }
-}
-
-/** Applies `cd` / `pushd` / `popd` to the scope (`cd` alone goes HOME: `~`). */
-function moveScope(scope: Scope, name: string, words: readonly ShellWord[]): void {
-  const args = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.text));
-  if (
-    name === 'popd' ||
-    args.length > 1 ||
-    args[0]?.dynamic ||
-    args[0]?.text === '-' ||
-    /^[+-]\d+$/.test(args[0]?.text ?? '')
-  ) {
-    scope.cdTrail = null;
-    return;
-  }
-  if (!scope.cdTrail) return;
-  const target = args[0];
-  scope.cdTrail.push(
-    target === undefined
-      ? '~'
-      : target.tilde || !target.text.startsWith('~')
-        ? target.text
-        : `./${target.text}`,
-  );
 }
 
 export { UnknownSyntax };
