@@ -1,5 +1,5 @@
 /**
- * What a program does with its arguments, from what the analysis knows of it (specs.ts): the files it
+ * What a program does with its arguments, from what the analysis knows of it (its spec): the files it
  * reads and writes (`sort -oconfig/prod.env` writes config/prod.env), whether it is read-only, what it
  * runs. Programs with a language of their own have readers: sed, awk, find, git, test.
  */
@@ -14,7 +14,9 @@ import {
 import { gitFacts } from './git.ts';
 import { type ParsedArgs, parseArgs, valueAccess } from './options.ts';
 import { analyzeSed } from './sed.ts';
-import { changesShellState, NAME_BUILTINS, SPECS, type Spec } from './specs.ts';
+import { changesShellState, NAME_BUILTINS, type Spec } from './specs.ts';
+import { READER_SPECS } from './specs-readers.ts';
+import { WRITER_SPECS } from './specs-writers.ts';
 import { tarFacts } from './tar.ts';
 import { analyzeTest } from './test-expr.ts';
 import type { ShellWord } from './types.ts';
@@ -24,6 +26,9 @@ const CWD_WORD: ShellWord = { text: '.', dynamic: false, glob: false };
 
 export type { PathUse, ProgramFacts } from './facts.ts';
 export { changesShellState, isBuiltin } from './specs.ts';
+
+/** The programs the analysis knows, by name. */
+const SPECS: Record<string, Spec> = { ...READER_SPECS, ...WRITER_SPECS };
 
 /** True when the spec has an option that writes or runs something: then run-time words may be one. */
 function dangerous(spec: Spec): boolean {
