@@ -74,6 +74,7 @@ export const WORKER_ENTRIES: readonly { path: string; feature?: FeatureName }[] 
   { path: 'src/shell/analysis.worker.ts' },
   { path: 'src/ui/highlight.worker.ts' },
   { path: 'src/tools/tool-search/semantic-worker.ts' },
+  { path: 'src/tools/tool-search/sentence-worker.ts' },
 ];
 
 /** The dependency scan's entries: the pages, and the workers whose gates are on. */

