@@ -41,6 +41,7 @@ export const LAZY_MARKERS: Record<string, string> = {
   xterm: 'xterm-helper-textarea',
   'the highlighter (highlight.js)': 'no-highlight',
   'the MCP SDK': 'mcp-session-id',
+  "ToolSearch's sentence encoder (TF.js, in its worker)": 'WASM_HAS_MULTITHREAD_SUPPORT',
 };
 
 /** Files the package must contain (relative to the package root). */
