@@ -1,7 +1,8 @@
 /**
  * ToolSearch ranking on labelled queries (./tool-search-eval.ts: LiveMCPBench steps and whole tasks over
  * the 727-tool catalogue, MetaTool's queries over its 199 tools), TEST part only: tabcode (the ToolSearch
- * keyword path: lexical stage, semantic expansions, duplicates grouped) vs plain BM25 vs a regex baseline,
+ * keyword path: lexical stage, semantic expansions, the sentence encoder's cosines once it is ready,
+ * duplicates grouped) vs plain BM25 vs a regex baseline,
  * in the same run. Then warm search latency over 1,000 and 5,000 tools, the cold cost of the semantic
  * stage, and memory.
  */
@@ -11,9 +12,10 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { AnyTool } from '../src/core/tool.ts';
 import { expandableWords } from '../src/tools/tool-search/ranking.ts';
-import { indexFor, rankDeferred } from '../src/tools/tool-search/search.ts';
+import { indexFor, rankDeferred, toolSearchDoc } from '../src/tools/tool-search/search.ts';
 import { SEMANTIC_MAX_WORDS, type SemanticStage } from '../src/tools/tool-search/semantic.ts';
 import { createInProcessSemanticStage } from '../src/tools/tool-search/semantic-stage.ts';
+import { SENTENCE_QUERY_CHARS, sentenceToolText } from '../src/tools/tool-search/sentence.ts';
 import { type StemFn, setStemmer } from '../src/tools/tool-search/stem.ts';
 import { type CatalogueEntry, loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
 import { median, table } from './stats.ts';
@@ -29,6 +31,7 @@ import {
   regexRanker,
   type Split,
 } from './tool-search-eval.ts';
+import { cosine, embedAll, encoderCost } from './tool-search-use.ts';
 import type { BenchContext } from './types.ts';
 
 export const title =
@@ -49,6 +52,7 @@ async function tabcodeSearch(
   query: string,
   stage: SemanticStage | undefined,
   limit = 10,
+  sentence?: ReadonlyMap<string, number>,
 ): Promise<Slots> {
   let expansions: Awaited<ReturnType<SemanticStage['expand']>>;
   if (stage) {
@@ -56,7 +60,31 @@ async function tabcodeSearch(
     const words = expandableWords(index, query).slice(0, SEMANTIC_MAX_WORDS);
     if (words.length) expansions = await stage.expand('bench', [...index.vocabulary.keys()], words, 60_000);
   }
-  return rankDeferred(tools, query, limit, expansions).map((g) => [g.tool, ...g.copies].map(ownName));
+  return rankDeferred(tools, query, limit, expansions, sentence).map((g) =>
+    [g.tool, ...g.copies].map(ownName),
+  );
+}
+
+/**
+ * The sentence encoder's cosines for each query over `tools` (by tool name), as the page's stage gives
+ * them: the product's tool text and query cut, the npm package's model run in Node, embeddings cached in
+ * os.tmpdir() between runs (./tool-search-use.ts embedAll).
+ */
+async function sentenceCosines(
+  name: string,
+  tools: readonly AnyTool[],
+  queries: readonly string[],
+): Promise<Map<string, Map<string, number>>> {
+  const texts = tools.map((t) => sentenceToolText(toolSearchDoc(t)));
+  const toolVectors = await embedAll(`${name}-tools`, texts);
+  const cut = (q: string) => q.slice(0, SENTENCE_QUERY_CHARS);
+  const queryVectors = await embedAll(`${name}-queries`, queries.map(cut));
+  const out = new Map<string, Map<string, number>>();
+  for (const q of queries) {
+    const v = queryVectors.get(cut(q))!;
+    out.set(q, new Map(tools.map((t, i) => [t.name, cosine(v, toolVectors.get(texts[i])!)])));
+  }
+  return out;
 }
 
 /** The Porter2 stemmer of `wink-porter2-stemmer` when it is installed (or at TOOL_SEARCH_STEMMER_PATH). */
@@ -105,14 +133,22 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     const tools = entries.map((e) => toMcpTool(e));
     // One stage per catalogue, as a session has one per page (its vocabulary is prepared once).
     const stage = createInProcessSemanticStage(async () => tableBytes(ctx.root));
+    const cosines = await sentenceCosines(
+      name === 'metatool' ? 'metatool' : 'livemcpbench',
+      tools,
+      qs.map((q) => q.text),
+    );
+    const withSentence = new Map<string, Slots>();
     const withMeaning = new Map<string, Slots>();
     const lexical = new Map<string, Slots>();
     for (const q of qs) {
+      withSentence.set(q.text, await tabcodeSearch(tools, q.text, stage, 10, cosines.get(q.text)));
       withMeaning.set(q.text, await tabcodeSearch(tools, q.text, stage));
       lexical.set(q.text, await tabcodeSearch(tools, q.text, undefined));
     }
     const results: [string, Metrics][] = [
-      ['tabcode', evaluate(qs, (t) => withMeaning.get(t) ?? [])],
+      ['tabcode (sentence encoder ready)', evaluate(qs, (t) => withSentence.get(t) ?? [])],
+      ['tabcode (word expansions; encoder loading)', evaluate(qs, (t) => withMeaning.get(t) ?? [])],
       ['tabcode, lexical stage only', evaluate(qs, (t) => lexical.get(t) ?? [])],
       ['plain BM25', evaluate(qs, asSlots(bm25Ranker(entries)))],
       ['regex', evaluate(qs, asSlots(regexRanker(entries)))],
@@ -134,7 +170,12 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     );
   }
   lines.push(...table(['source', 'queries', 'ranking', 'recall@1', 'recall@5', 'MRR@10'], rows));
-  lines.push(`recall@5, tabcode − plain BM25: ${goals.join('; ')}`);
+  lines.push(`recall@5, tabcode (sentence encoder ready) − plain BM25: ${goals.join('; ')}`);
+  if (encoderCost.texts) {
+    lines.push(
+      `Sentence encoder in Node this run: ${encoderCost.texts} texts embedded in ${(encoderCost.ms / 1000).toFixed(1)} s (the rest from the cache in os.tmpdir()); its cold cost in the page: npx tsx bench/tool-search-use.ts --page.`,
+    );
+  }
   lines.push(
     '',
     ...(await latency(
