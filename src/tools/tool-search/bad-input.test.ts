@@ -3,30 +3,18 @@
  * empty query, a 10,000-character query, other scripts, 5,000 tools, and a semantic stage that fails.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createToolUseContext, type ToolUseContext } from '../../core/context.ts';
 import type { QueryEvent } from '../../core/events.ts';
-import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
+import type { AnyTool } from '../../core/tool.ts';
 import { defaultCanUseTool, prepareCall, runToolCall } from '../../core/tool-execution.ts';
 import { createJustBashSandbox } from '../../sandbox/just-bash.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
+import { fakeMcpTool } from '../../testing/mcp-tool.ts';
 import { createInProcessSemanticStage } from './semantic-stage.ts';
 import { tokenize } from './tokenize.ts';
 import { createToolSearchTool, type ToolSearchOutput } from './tool-search.ts';
 
-const LOOSE = z.looseObject({});
-function mcp(server: string, name: string, description: string): AnyTool {
-  return buildTool({
-    name: `mcp__${server}__${name}`,
-    inputSchema: LOOSE,
-    inputJSONSchema: { type: 'object', properties: {} },
-    description: () => description,
-    isMcp: true,
-    mcpInfo: { serverName: server, toolName: name },
-    call: async () => ({ data: '' }),
-    mapToolResultToToolResultBlockParam: (_o: string, id) => textResult(id, ''),
-  });
-}
+const mcp = fakeMcpTool;
 
 const CATALOGUE = [
   mcp('weather', 'forecast', 'Weather forecast for a city'),

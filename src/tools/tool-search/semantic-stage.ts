@@ -51,6 +51,90 @@ export function timeout<T>(ms: number): Promise<T | undefined> {
   });
 }
 
+/** What a stage's status hub holds: any states, one of them failed with a reason. */
+type HubOf<S> = ReturnType<typeof statusHub<S>>;
+
+/**
+ * The page side of a stage's worker, shared by the word and sentence stages: the worker starts on first
+ * use (`start` is its first message), status replies go to `hub`, and a reply that `answerOf` reads as
+ * an answer settles the request of its id. A worker that cannot start, take a message, or that dies
+ * fails the stage; every open request then gets undefined. Never throws.
+ */
+export function stageWorker<S extends { state: string }, Req, A>(options: {
+  spawn: () => Worker;
+  hub: HubOf<S | { state: 'failed'; reason: string }>;
+  start: Req;
+  /** The answer a reply carries with its request id; undefined for a status reply. */
+  answerOf: (reply: unknown) => { id: number; answer: A } | undefined;
+}) {
+  const { hub } = options;
+  let worker: Worker | undefined;
+  let nextId = 1;
+  const pending = new Map<number, (a: A | undefined) => void>();
+  const fail = (reason: string) => {
+    hub.set({ state: 'failed', reason });
+    for (const resolve of pending.values()) resolve(undefined);
+    pending.clear();
+  };
+  const post = (m: Req): boolean => {
+    try {
+      worker?.postMessage(m);
+      return worker !== undefined;
+    } catch (err) {
+      fail(`its worker did not take a request (${messageOf(err)})`);
+      return false;
+    }
+  };
+  /** The worker, started if need be; false once the stage failed. */
+  const ensure = (): boolean => {
+    if (worker || hub.get().state === 'failed') return worker !== undefined;
+    try {
+      worker = options.spawn();
+    } catch (err) {
+      fail(`its worker did not start (${messageOf(err)})`);
+      return false;
+    }
+    worker.onmessage = (e: MessageEvent<unknown>) => {
+      const m = e.data as { type?: string; status?: S };
+      if (m?.type === 'status' && m.status) {
+        const status = m.status as S & { reason?: string };
+        if (status.state === 'failed') fail(status.reason ?? 'its worker failed');
+        else hub.set(status);
+        return;
+      }
+      const reply = options.answerOf(e.data);
+      if (!reply) return;
+      const resolve = pending.get(reply.id);
+      pending.delete(reply.id);
+      resolve?.(reply.answer);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      fail(`its worker failed (${e.message || 'error'})`);
+    };
+    post(options.start);
+    return true;
+  };
+  return {
+    ensure,
+    post,
+    /** Sends the request `make` builds for a fresh id; its answer, or undefined after `waitMs` or a failure. */
+    request(make: (id: number) => Req, waitMs = Number.POSITIVE_INFINITY): Promise<A | undefined> {
+      if (!ensure()) return Promise.resolve(undefined);
+      const id = nextId++;
+      const answer = new Promise<A | undefined>((resolve) => pending.set(id, resolve));
+      if (!post(make(id))) {
+        pending.delete(id);
+        return Promise.resolve(undefined);
+      }
+      return Promise.race([answer, timeout<A>(waitMs)]).then((r) => {
+        if (r === undefined) pending.delete(id);
+        return r;
+      });
+    },
+  };
+}
+
 /** The stage's state machine over loaded vectors, shared by both forms. */
 export function createVectorsCore(load: () => Promise<Uint8Array>) {
   const hub = statusHub<SemanticStatus>({ state: 'idle' });
@@ -129,67 +213,34 @@ export type WorkerReply =
  */
 export function createWorkerSemanticStage(spawn: () => Worker): SemanticStage {
   const hub = statusHub<SemanticStatus>({ state: 'idle' });
-  let worker: Worker | undefined;
-  let nextId = 1;
-  const pending = new Map<number, (e: Expansions | undefined) => void>();
   const sentKeys = new Set<string>();
-  const fail = (reason: string) => {
-    hub.set({ state: 'failed', reason });
-    for (const resolve of pending.values()) resolve(undefined);
-    pending.clear();
-  };
-  const ensure = (): Worker | undefined => {
-    if (worker || hub.get().state === 'failed') return worker;
-    try {
-      worker = spawn();
-    } catch (err) {
-      fail(`its worker did not start (${messageOf(err)})`);
-      return undefined;
-    }
-    worker.onmessage = (e: MessageEvent<WorkerReply>) => {
-      const m = e.data;
-      if (m.type === 'status') {
-        if (m.status.state === 'failed') fail(m.status.reason);
-        else hub.set(m.status);
-      } else if (m.type === 'expanded') {
-        const resolve = pending.get(m.id);
-        pending.delete(m.id);
-        resolve?.(m.expansions ? new Map(m.expansions) : undefined);
-      }
-    };
-    worker.onerror = (e) => {
-      e.preventDefault?.();
-      fail(`its worker failed (${e.message || 'error'})`);
-    };
-    worker.postMessage({ type: 'warm' } satisfies WorkerRequest);
-    return worker;
-  };
+  const worker = stageWorker<SemanticStatus, WorkerRequest, Expansions | undefined>({
+    spawn,
+    hub,
+    start: { type: 'warm' },
+    answerOf: (reply) => {
+      const m = reply as WorkerReply;
+      return m.type === 'expanded'
+        ? { id: m.id, answer: m.expansions ? new Map(m.expansions) : undefined }
+        : undefined;
+    },
+  });
   return {
-    warm: () => void ensure(),
-    expand(key, vocabulary, words, waitMs) {
-      const w = ensure();
-      if (!w) return Promise.resolve(undefined);
-      const id = nextId++;
+    warm: () => void worker.ensure(),
+    async expand(key, vocabulary, words, waitMs) {
+      if (!worker.ensure()) return undefined;
       const first = !sentKeys.has(key);
       sentKeys.add(key);
-      const answer = new Promise<Expansions | undefined>((resolve) => pending.set(id, resolve));
-      try {
-        w.postMessage({
+      return worker.request(
+        (id) => ({
           type: 'expand',
           id,
           key,
           ...(first ? { vocabulary: [...vocabulary] } : {}),
           words: [...words],
-        } satisfies WorkerRequest);
-      } catch (err) {
-        pending.delete(id);
-        fail(`its worker did not take a request (${messageOf(err)})`);
-        return Promise.resolve(undefined);
-      }
-      return Promise.race([answer, timeout<Expansions>(waitMs)]).then((r) => {
-        if (r === undefined) pending.delete(id);
-        return r;
-      });
+        }),
+        waitMs,
+      );
     },
     status: hub.get,
     subscribe: hub.subscribe,

@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolUseContext, type ToolUseContext } from '../../core/context.ts';
-import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
+import { buildTool, textResult } from '../../core/tool.ts';
 import { createJustBashSandbox } from '../../sandbox/just-bash.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
+import { fakeMcpTool } from '../../testing/mcp-tool.ts';
 import { buildSearchIndex, gapWords } from './ranking.ts';
 import { decodeWordVectors, encodeWordVectors, nearestWords, vocabularyMatrix } from './semantic.ts';
 import { createInProcessSemanticStage, createWorkerSemanticStage } from './semantic-stage.ts';
@@ -21,18 +22,7 @@ const loadTable = async () => {
   return new Uint8Array(readFileSync(TABLE));
 };
 
-function mcp(server: string, name: string, description: string): AnyTool {
-  return buildTool({
-    name: `mcp__${server}__${name}`,
-    inputSchema: z.looseObject({}),
-    inputJSONSchema: { type: 'object', properties: {} },
-    description: () => description,
-    isMcp: true,
-    mcpInfo: { serverName: server, toolName: name },
-    call: async () => ({ data: '' }),
-    mapToolResultToToolResultBlockParam: (_o: string, id) => textResult(id, ''),
-  });
-}
+const mcp = fakeMcpTool;
 const CATALOGUE = [
   mcp('music', 'search_songs', 'Search songs and lyrics in the music library'),
   mcp('market', 'stock_quote', 'Get the latest stock price for a ticker'),

@@ -7,12 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createToolUseContext } from '../../core/context.ts';
-import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
 import { defaultCanUseTool, prepareCall, runToolCall } from '../../core/tool-execution.ts';
 import { createJustBashSandbox } from '../../sandbox/just-bash.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
+import { fakeMcpTool } from '../../testing/mcp-tool.ts';
 import { loadNodeEncoder } from '../../testing/use-encoder.ts';
 import { toolSearchDoc } from './search.ts';
 import type { SemanticStage } from './semantic.ts';
@@ -29,18 +28,7 @@ import {
 } from './sentence-stage.ts';
 import { createToolSearchTool } from './tool-search.ts';
 
-function mcp(server: string, name: string, description: string): AnyTool {
-  return buildTool({
-    name: `mcp__${server}__${name}`,
-    inputSchema: z.looseObject({}),
-    inputJSONSchema: { type: 'object', properties: {} },
-    description: () => description,
-    isMcp: true,
-    mcpInfo: { serverName: server, toolName: name },
-    call: async () => ({ data: '' }),
-    mapToolResultToToolResultBlockParam: (_o: string, id) => textResult(id, ''),
-  });
-}
+const mcp = fakeMcpTool;
 
 const CATALOGUE = [
   mcp('fx', 'exchange_rate', 'Get the exchange rate between two currencies'),

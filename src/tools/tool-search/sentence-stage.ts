@@ -17,7 +17,7 @@ import { getMany, setMany } from 'idb-keyval';
 import { messageOf } from '../../core/errors.ts';
 import { hashString } from '../../core/hash.ts';
 import { openIdbStore } from '../../core/storage.ts';
-import { statusHub, timeout } from './semantic-stage.ts';
+import { stageWorker, statusHub, timeout } from './semantic-stage.ts';
 import { SENTENCE_QUERY_CHARS } from './sentence.ts';
 
 /** Names the model in cache keys: vectors of another model (or version) are never read as these. */
@@ -334,59 +334,20 @@ export type SentenceWorkerReply =
  */
 export function createWorkerSentenceStage(spawn: () => Worker, cacheDb?: string): SentenceStage {
   const hub = statusHub<SentenceStatus>({ state: 'idle' });
-  let worker: Worker | undefined;
-  let nextId = 1;
-  const pending = new Map<number, (r: SentenceReply | undefined) => void>();
   const sent = new Set<string>();
-  const fail = (reason: string) => {
-    hub.set({ state: 'failed', reason });
-    for (const resolve of pending.values()) resolve({ failed: reason });
-    pending.clear();
-  };
-  const post = (m: SentenceRequest): boolean => {
-    try {
-      worker?.postMessage(m);
-      return worker !== undefined;
-    } catch (err) {
-      fail(`its worker did not take a request (${messageOf(err)})`);
-      return false;
-    }
-  };
-  const ensure = (): Worker | undefined => {
-    if (worker || hub.get().state === 'failed') return worker;
-    try {
-      worker = spawn();
-    } catch (err) {
-      fail(`its worker did not start (${messageOf(err)})`);
-      return undefined;
-    }
-    worker.onmessage = (e: MessageEvent<SentenceWorkerReply>) => {
-      const m = e.data;
-      if (m.type === 'status') {
-        if (m.status.state === 'failed') fail(m.status.reason);
-        else hub.set(m.status);
-      } else if (m.type === 'answer') {
-        const resolve = pending.get(m.id);
-        pending.delete(m.id);
-        resolve?.(m.reply);
-      }
-    };
-    worker.onerror = (e) => {
-      e.preventDefault?.();
-      fail(`its worker failed (${e.message || 'error'})`);
-    };
-    post({ type: 'start', ...(cacheDb ? { cacheDb } : {}) });
-    return worker;
-  };
-  const ask = (key: string, query: string, tools?: readonly SentenceTool[]) => {
-    const id = nextId++;
-    const answer = new Promise<SentenceReply | undefined>((resolve) => pending.set(id, resolve));
-    if (!post({ type: 'query', id, key, query, ...(tools ? { tools: [...tools] } : {}) })) {
-      pending.delete(id);
-      return Promise.resolve(undefined);
-    }
-    return answer;
-  };
+  const worker = stageWorker<SentenceStatus, SentenceRequest, SentenceReply>({
+    spawn,
+    hub,
+    start: { type: 'start', ...(cacheDb ? { cacheDb } : {}) },
+    answerOf: (reply) => {
+      const m = reply as SentenceWorkerReply;
+      return m.type === 'answer' ? { id: m.id, answer: m.reply } : undefined;
+    },
+  });
+  const ensure = worker.ensure;
+  const post = worker.post;
+  const ask = (key: string, query: string, tools?: readonly SentenceTool[]) =>
+    worker.request((id) => ({ type: 'query', id, key, query, ...(tools ? { tools: [...tools] } : {}) }));
   return {
     warm: () => void ensure(),
     prepare(key, tools) {

@@ -4,8 +4,7 @@
  * its own files in Node).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
+import { fakeMcpTool } from '../../testing/mcp-tool.ts';
 import { loadNodeEncoder } from '../../testing/use-encoder.ts';
 import { rankDeferred, toolSearchDoc } from './search.ts';
 import {
@@ -17,21 +16,7 @@ import {
   sentenceToolText,
 } from './sentence.ts';
 
-function mcp(server: string, name: string, description: string, params: string[] = []): AnyTool {
-  return buildTool({
-    name: `mcp__${server}__${name}`,
-    inputSchema: z.looseObject({}),
-    inputJSONSchema: {
-      type: 'object',
-      properties: Object.fromEntries(params.map((p) => [p, { type: 'string' }])),
-    },
-    description: () => description,
-    isMcp: true,
-    mcpInfo: { serverName: server, toolName: name },
-    call: async () => ({ data: '' }),
-    mapToolResultToToolResultBlockParam: (_o: string, id) => textResult(id, ''),
-  });
-}
+const mcp = fakeMcpTool;
 
 describe('sentence tool text', () => {
   it('puts the name in words before the start of the description', () => {
