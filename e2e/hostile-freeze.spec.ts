@@ -298,6 +298,36 @@ test('a 190 kB file opened in the viewer, then a runaway: highlighted off the pa
   console.log(info.annotations.at(-1)?.description);
   expect(await code.textContent()).toBe(content);
   await expect(code.locator('.hljs-keyword').first()).toHaveText('export');
+  // Laid out in runs of whole lines, each skipped while off screen; scrolled anywhere, the line
+  // numbers still sit beside their lines.
+  const runs = await code.locator('.code-lines').allTextContents();
+  expect(runs.length).toBeGreaterThan(10);
+  expect(runs.every((r) => r.endsWith('\n'))).toBe(true);
+  for (const at of [0.37, 0.81, 1]) {
+    const lines = await page.evaluate(async (f) => {
+      const scroll = document.querySelector('.file-scroll') as HTMLElement;
+      scroll.scrollTop = (scroll.scrollHeight - scroll.clientHeight) * f;
+      // The runs that come on screen are laid out at the next frames.
+      for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+      const gutter = document.querySelector('.file-gutter') as HTMLElement;
+      const code = document.querySelector('[data-testid="file-content"] code') as HTMLElement;
+      const style = getComputedStyle(gutter);
+      // A row near the bottom of the view, by the gutter's geometry (one number per line box), and
+      // the middle of that row.
+      const top = gutter.getBoundingClientRect().top + Number.parseFloat(style.paddingTop);
+      const lineHeight = Number.parseFloat(style.lineHeight);
+      const gutterLine = Math.floor((scroll.getBoundingClientRect().bottom - 30 - top) / lineHeight) + 1;
+      const y = top + (gutterLine - 0.5) * lineHeight;
+      // The file's line at y: the characters of the code before the caret there, counted.
+      const caret = document.caretRangeFromPoint(code.getBoundingClientRect().left + 1, y);
+      if (!caret || !code.contains(caret.startContainer)) return { gutterLine, codeLine: -1 };
+      const before = document.createRange();
+      before.setStart(code, 0);
+      before.setEnd(caret.startContainer, caret.startOffset);
+      return { gutterLine, codeLine: before.toString().split('\n').length };
+    }, at);
+    expect(lines.codeLine, `scrolled to ${at}`).toBe(lines.gutterLine);
+  }
   expect(roundTrip).toBeLessThan(FREEZE_MS);
   expect(longest).toBeLessThan(FREEZE_MS);
   expect(escToStop).toBeLessThan(ESC_STOP_LIMIT_MS);

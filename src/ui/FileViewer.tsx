@@ -182,7 +182,8 @@ export function FileViewer({
           </pre>
           <pre className="file-content" data-testid="file-content">
             <HighlightedCode code={head} language={languageOfPath(path)} />
-            {note && <span className="muted">{note}</span>}
+            {/* Its own line (the code is laid out in blocks of lines): the note's line feed is the block. */}
+            {note && <span className="muted file-more">{note.slice(1)}</span>}
           </pre>
         </div>
       )}

@@ -6,9 +6,9 @@
  * its text stays plain; nothing is ever left out. Tokens are React elements: code is never parsed as
  * HTML.
  */
-import { memo, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { yieldToBrowser } from '../agent/main-thread-yield.ts';
-import type { Chunk, Highlighted } from './highlight-chunks.ts';
+import { CHUNK_CHARS, type Chunk, type Highlighted } from './highlight-chunks.ts';
 import { Lru } from './lru.ts';
 
 /**
@@ -147,26 +147,93 @@ const HighlightedChunk = memo(function HighlightedChunk({ chunk }: { chunk: Chun
   return <span>{chunkNodes(chunk)}</span>;
 });
 
+/**
+ * Where the chunks group into runs of whole lines (a run ends at a chunk that ends a line), with each
+ * run's line count: each run is laid out on its own and skipped while off screen (`content-visibility`),
+ * so adding a chunk to a long file costs the page the lines it adds, not the whole file again.
+ */
+function linesRuns(code: string, ends: readonly number[]): { from: number; to: number; lines: number }[] {
+  const runs: { from: number; to: number; lines: number }[] = [];
+  let from = 0;
+  let start = 0;
+  ends.forEach((end, i) => {
+    if (code[end - 1] !== '\n' && i < ends.length - 1) return;
+    let lines = 0;
+    for (let at = code.indexOf('\n', start); at >= 0 && at < end; at = code.indexOf('\n', at + 1)) lines++;
+    if (code[end - 1] !== '\n') lines++;
+    runs.push({ from, to: i + 1, lines });
+    from = i + 1;
+    start = end;
+  });
+  return runs;
+}
+
+/** Long code before its highlighting comes: runs of whole lines of about CHUNK_CHARS characters each. */
+function plainRuns(code: string): { text: string; lines: number }[] | undefined {
+  if (code.length <= CHUNK_CHARS) return undefined;
+  const runs: { text: string; lines: number }[] = [];
+  let from = 0;
+  while (from < code.length) {
+    const at = code.indexOf('\n', Math.min(code.length, from + CHUNK_CHARS) - 1);
+    const to = at < 0 ? code.length : at + 1;
+    const text = code.slice(from, to);
+    let lines = text.endsWith('\n') ? 0 : 1;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+    runs.push({ text, lines });
+    from = to;
+  }
+  return runs;
+}
+
 /** A `<code>` element with highlighting once available. */
 export function HighlightedCode({ code, language }: { code: string; language?: string }) {
   const shown = useHighlighted(code, language);
   // Chunks that do not end where the code does are not shown (plain text instead): no text is lost.
   const result = shown?.result && (shown.result.ends.at(-1) ?? 0) === code.length ? shown.result : undefined;
   const done = !!shown && !!result && shown.ready >= result.chunks.length;
+  const runs = useMemo(
+    () => (result && result.chunks.length > 1 ? linesRuns(code, result.ends) : undefined),
+    [code, result],
+  );
+  const plain = useMemo(() => (result ? undefined : plainRuns(code)), [code, result]);
+  const piece = (chunk: Chunk, i: number) =>
+    result && i < (shown?.ready ?? 0) ? (
+      // A new key: the plain piece is replaced, not reconciled token by token.
+      <HighlightedChunk key={`h${result.ends[i]}`} chunk={chunk} />
+    ) : (
+      <span key={`p${result?.ends[i]}`}>
+        {code.slice(i === 0 ? 0 : (result?.ends[i - 1] ?? 0), result?.ends[i])}
+      </span>
+    );
   return (
-    <code className={`hljs${language ? ` language-${language}` : ''}`} data-highlighted={done ? 'yes' : 'no'}>
+    <code
+      className={`hljs${language ? ` language-${language}` : ''}${runs || plain ? ' code-runs' : ''}`}
+      data-highlighted={done ? 'yes' : 'no'}
+    >
       {result
-        ? result.chunks.map((chunk, i) =>
-            i < (shown?.ready ?? 0) ? (
-              // A new key: the plain piece is replaced, not reconciled token by token.
-              <HighlightedChunk key={`h${result.ends[i]}`} chunk={chunk} />
-            ) : (
-              <span key={`p${result.ends[i]}`}>
-                {code.slice(i === 0 ? 0 : result.ends[i - 1], result.ends[i])}
+        ? runs
+          ? runs.map((run) => (
+              <span
+                key={`r${result.ends[run.from]}`}
+                className="code-lines"
+                style={{ containIntrinsicBlockSize: `auto ${run.lines}lh` }}
+              >
+                {result.chunks.slice(run.from, run.to).map((chunk, j) => piece(chunk, run.from + j))}
               </span>
-            ),
-          )
-        : code}
+            ))
+          : result.chunks.map(piece)
+        : plain
+          ? plain.map((run, i) => (
+              <span
+                // biome-ignore lint/suspicious/noArrayIndexKey: runs are positions in this code
+                key={`t${i}`}
+                className="code-lines"
+                style={{ containIntrinsicBlockSize: `auto ${run.lines}lh` }}
+              >
+                {run.text}
+              </span>
+            ))
+          : code}
     </code>
   );
 }

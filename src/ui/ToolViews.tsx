@@ -61,9 +61,13 @@ function OpenDiffRows({ rows }: { rows: readonly DiffRow[] }) {
       live = false;
     };
   }, [shown, blocks.length]);
+  // Each block is laid out on its own and skipped while off screen (content-visibility): adding one
+  // costs the page its rows, not every row shown so far again.
   return blocks.slice(0, shown).map((block, b) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: blocks are positions in this diff
-    <DiffRows key={b} rows={block} />
+    <span key={b} className="diff-block" style={{ containIntrinsicBlockSize: `auto ${block.length}lh` }}>
+      <DiffRows rows={block} />
+    </span>
   ));
 }
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { highlightTree } from './highlight.ts';
-import { type Chunk, chunkText, chunkTree } from './highlight-chunks.ts';
+import { type Chunk, chunkText, chunkTree, LONG_LINE_CHUNKS } from './highlight-chunks.ts';
 
 const js = Array.from(
   { length: 400 },
@@ -42,7 +42,7 @@ function classesPerChar(chunks: Chunk[]): string[] {
 describe('chunkTree', () => {
   const tree = highlightTree(js, 'javascript');
 
-  it('keeps the code exactly, in balanced chunks within the size, ends at each chunk’s end', () => {
+  it('keeps the code exactly, in balanced chunks of whole lines within the size, ends at each chunk’s end', () => {
     expect(tree).not.toBeNull();
     const { chunks, ends } = chunkTree(tree ?? [], 500);
     expect(chunks.length).toBeGreaterThan(js.length / 500);
@@ -51,7 +51,9 @@ describe('chunkTree', () => {
     chunks.forEach((c, i) => {
       const t = chunkText(c);
       expect(t.length).toBeGreaterThan(0);
+      // Every line is far shorter than a chunk: each chunk is whole lines, the last one excepted.
       expect(t.length).toBeLessThanOrEqual(500);
+      if (i < chunks.length - 1) expect(t.endsWith('\n')).toBe(true);
       expect(balanced(c)).toBe(true);
       at += t.length;
       expect(ends[i]).toBe(at);
@@ -68,13 +70,19 @@ describe('chunkTree', () => {
       expect(classesPerChar(chunkTree(tree ?? [], size).chunks)).toEqual(whole);
   });
 
-  it('cuts a token longer than a chunk, never between the halves of a surrogate pair', () => {
+  it('runs a chunk on to its line end; cuts a longer line, never between the halves of a surrogate pair', () => {
+    const runOn = `${'x'.repeat(150)}\n${'y'.repeat(30)}\n`;
+    expect(chunkTree(highlightTree(runOn, 'javascript') ?? [], 100).chunks.map(chunkText)).toEqual([
+      `${'x'.repeat(150)}\n`,
+      `${'y'.repeat(30)}\n`,
+    ]);
     const long = `const s = "${'😀'.repeat(3000)}";`;
     const { chunks } = chunkTree(highlightTree(long, 'javascript') ?? [], 101);
     const texts = chunks.map(chunkText);
     expect(texts.join('')).toBe(long);
+    expect(texts.length).toBeGreaterThan(long.length / (101 * LONG_LINE_CHUNKS));
     for (const t of texts) {
-      expect(t.length).toBeLessThanOrEqual(101);
+      expect(t.length).toBeLessThanOrEqual(101 * LONG_LINE_CHUNKS);
       expect(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(t)).toBe(false);
     }
   });
