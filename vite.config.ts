@@ -3,6 +3,7 @@ import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { type FeatureName, featureDefines } from './src/core/features.ts';
 import { storageNamespaceDefines } from './src/core/storage-namespace.ts';
 import { pyodideAssets } from './src/runtimes/python/assets-plugin.ts';
+import { sentenceEncoderDevAssets } from './src/tools/tool-search/encoder-dev-plugin.ts';
 import { fetchProxyPlugin } from './src/tools/web-fetch/fetch-proxy-plugin.ts';
 
 /**
@@ -153,6 +154,7 @@ export default defineConfig(({ mode, command }) => {
         env.TABCODE_EMBED_FRAME_ANCESTORS ?? DEFAULT_EMBED_FRAME_ANCESTORS,
       ),
       fetchProxyPlugin(),
+      sentenceEncoderDevAssets(),
       ...(features.__FEATURE_PYTHON__ === 'true' ? [pyodideAssets()] : []),
     ],
     define: {
