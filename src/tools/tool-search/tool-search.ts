@@ -17,6 +17,7 @@ import {
   TOOL_SEARCH_TOOL_NAME,
 } from '../../core/constants.ts';
 import { isDeferredTool, toolReferenceBlock } from '../../core/deferred-tools.ts';
+import { messageOf } from '../../core/errors.ts';
 import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
 import { defaultSemanticStage, defaultSentenceStage } from './default-semantic.ts';
 import promptText from './prompt.md?raw';
@@ -156,7 +157,7 @@ async function sentenceCosines(
     if ('cosines' in answer) return { sentence: answer.cosines, note: 'sentence encoder used' };
     return { note: `sentence encoder not used: ${answer.lexicalOnly}` };
   } catch (err) {
-    return { note: `sentence encoder not used: ${err instanceof Error ? err.message : String(err)}` };
+    return { note: `sentence encoder not used: ${messageOf(err)}` };
   }
 }
 
