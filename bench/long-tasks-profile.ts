@@ -580,6 +580,18 @@ async function runCase(browser: Browser, base: string, api: MockApi, c: Case): P
       out.push(
         `  request: ${r.status} ${r.error ?? ''} ${JSON.stringify(r.response?.content.map((b) => b.type))}`,
       );
+    const state = await page
+      .evaluate(() => {
+        const texts = [...document.querySelectorAll('[data-testid="assistant-text"]')];
+        return {
+          stopButton: Boolean(document.querySelector('[data-testid="stop-button"]')),
+          assistantTexts: texts.length,
+          lastAssistantText: texts.at(-1)?.textContent?.slice(0, 120),
+          toolCards: document.querySelectorAll('[data-testid="tool-card"]').length,
+        };
+      })
+      .catch((e: unknown) => String(e));
+    out.push(`  page: ${JSON.stringify(state)}`);
     console.log(out.join('\n'));
     await page.screenshot({ path: join(tmpdir(), `tabcode-profile-${c.name}.png`) }).catch(() => {});
     throw err;
