@@ -19,6 +19,8 @@ import { useNow } from './use-now.ts';
 export const VIRTUALIZE_FROM = 150;
 /** Distance from the bottom (px) within which the view keeps following new content. */
 const STICK_PX = 48;
+/** A scroll this soon (ms) after the user's wheel, touch, key or pointer input is taken as theirs. */
+const USER_SCROLL_MS = 400;
 
 interface TranscriptProps {
   items: TranscriptItem[];
@@ -46,12 +48,46 @@ export function Transcript({
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    // Only the user stops the following, by scrolling up. A scroll event is dispatched a frame after the
+    // scroll, so when new cards arrive in between, the view is no longer within STICK_PX of the bottom
+    // although nobody moved it; and the virtualizer moves scrollTop itself when it measures rows above
+    // the viewport. So a scroll leaves the bottom only when it went up while the user was at the controls:
+    // just after their wheel, touch or key input, or with a pointer held on the list (its scrollbar).
+    let userAt = Number.NEGATIVE_INFINITY;
+    let pressed = false;
+    let lastTop = el.scrollTop;
+    const byUser = () => {
+      userAt = performance.now();
+    };
+    const press = () => {
+      pressed = true;
+      byUser();
+    };
+    const release = () => {
+      pressed = false;
+    };
     const onScroll = () => {
-      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+      const top = el.scrollTop;
+      const atBottom = el.scrollHeight - top - el.clientHeight < STICK_PX;
+      const up = top < lastTop;
+      lastTop = top;
+      if (atBottom) stick.current = true;
+      else if (up && (pressed || performance.now() - userAt < USER_SCROLL_MS)) stick.current = false;
       setAway(!stick.current);
     };
+    const inputs = ['wheel', 'touchmove', 'keydown'] as const;
+    for (const type of inputs) el.addEventListener(type, byUser, { passive: true });
+    el.addEventListener('pointerdown', press, { passive: true });
+    window.addEventListener('pointerup', release);
+    window.addEventListener('pointercancel', release);
     el.addEventListener('scroll', onScroll, { passive: true });
-    return () => el.removeEventListener('scroll', onScroll);
+    return () => {
+      for (const type of inputs) el.removeEventListener(type, byUser);
+      el.removeEventListener('pointerdown', press);
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
+      el.removeEventListener('scroll', onScroll);
+    };
   }, []);
 
   useEffect(() => {
