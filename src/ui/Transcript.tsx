@@ -90,6 +90,19 @@ export function Transcript({
     };
   }, []);
 
+  // Content also grows without a new item: a card's fold or highlighting settles, a run of lines laid
+  // out once on screen (content-visibility) takes its real height. While following, keep to the bottom.
+  useEffect(() => {
+    const el = scroller.current;
+    const inner = el?.firstElementChild;
+    if (!el || !inner || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
+
   useEffect(() => {
     performance.mark('tabcode:transcript-rendered');
   }, []);
