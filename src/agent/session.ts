@@ -18,6 +18,7 @@ import { openSandbox } from '../sandbox/select.ts';
 import { appStateFromTranscript } from './app-state.ts';
 import { createSessionHooks } from './habits/session-hooks.ts';
 import { shellRunBlock } from './habits/shell-mode.ts';
+import { defaultModelFetch } from './off-thread-fetch.ts';
 import { createMeasuringFetch } from './request-meter.ts';
 import { type CreateAgentSessionOptions, sessionDate } from './session-options.ts';
 import { apiKeyFor, createWindowLookup, defaultSettings, listModels } from './session-settings.ts';
@@ -48,7 +49,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     }
   };
   // Every model request passes here, so the usage meter can split tokens by the body's parts.
-  const baseFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // Sent from a worker where there is one: a large body would hold the page while fetch encodes it.
+  const baseFetch: typeof fetch = options.fetch ?? defaultModelFetch();
   const measuringFetch = createMeasuringFetch(baseFetch, emit);
   // These read `state` (declared below) only when called: by requests and tools, after creation.
   const getSettings = () => state.settings;
