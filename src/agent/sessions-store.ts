@@ -12,6 +12,7 @@
  *
  * Secrets: a record never holds the API key. The export/import format lives in session-export.ts.
  */
+import { dequal } from 'dequal/lite';
 import { del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
 import { INTERRUPT_MESSAGE } from '../core/constants.ts';
 import { ensureToolResultPairing, type MessageParam, withUserText } from '../core/messages.ts';
@@ -314,7 +315,11 @@ function diffList<T>(before: readonly T[], now: readonly T[], same: (a: T, b: T)
   return { length: now.length, put };
 }
 
-const sameJson = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Equal as data, stopping at the first difference; strings compare by content without being copied. (Once
+ * JSON.stringify of both sides: 40 ms for a card that carries a 1 MB diff, in the task of every save.)
+ */
+const sameJson = (a: unknown, b: unknown): boolean => dequal(a, b);
 
 /**
  * Messages compare block by block: the loop's repairs (ensureToolResultPairing) make new message
