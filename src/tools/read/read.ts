@@ -227,7 +227,7 @@ export const ReadTool = buildTool({
       // A notebook reads as its cells with their outputs; one that does not parse reads as text.
       const notebook = readNotebook(snap.content, filePath);
       if (notebook !== null) {
-        await recordRead(ctx, filePath, snap.content, snap.mtimeMs, false);
+        await recordRead(ctx, filePath, snap, snap.mtimeMs, false);
         const total = splitLines(notebook).length;
         return {
           data: {
@@ -247,7 +247,7 @@ export const ReadTool = buildTool({
     const { shown, outputCapped } =
       startLine > lines.length ? { shown: [], outputCapped: false } : windowOf(lines, startLine, limit);
     const partial = shown.length < lines.length;
-    await recordRead(ctx, filePath, snap.content, snap.mtimeMs, partial);
+    await recordRead(ctx, filePath, snap, snap.mtimeMs, partial);
     const data: ReadOutput = {
       filePath,
       content: shown.join('\n'),

@@ -12,6 +12,7 @@ import {
   readSnapshot,
   recordRead,
   resolveFilePath,
+  snapshotHash,
 } from './file-state.ts';
 
 const ROOT = '/home/user/project';
@@ -75,6 +76,27 @@ describe('readSnapshot', () => {
     expect(await readSnapshot(ctx, `${ROOT}/nope.txt`)).toEqual({ kind: 'missing' });
     expect(await readSnapshot(ctx, `${ROOT}/bin.dat`)).toMatchObject({ kind: 'file', binary: true, size: 3 });
     expect(await readSnapshot(ctx, `${ROOT}/latin1.txt`)).toMatchObject({ kind: 'file', validUtf8: false });
+  });
+
+  it('hashes a file as its content would be hashed: from the bytes when they are valid UTF-8, else from the decoded text', async () => {
+    const texts = ['\uFEFFhello\n', 'café ✓ \u{1F600}\r\nend', '', 'x'.repeat(70_000)];
+    const files: Record<string, string | Uint8Array> = Object.fromEntries(
+      texts.map((t, i) => [`t${i}.txt`, t]),
+    );
+    files['latin1.txt'] = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]);
+    files['cut.txt'] = new Uint8Array([0xf0, 0x9f, 0x98]);
+    const ctx = await setup(files);
+    for (let i = 0; i < texts.length; i++) {
+      const snap = await readSnapshot(ctx, `${ROOT}/t${i}.txt`);
+      if (snap.kind !== 'file') throw new Error('not a file');
+      expect(await snapshotHash(snap)).toBe(await hashContent(texts[i]));
+    }
+    for (const name of ['latin1.txt', 'cut.txt']) {
+      const snap = await readSnapshot(ctx, `${ROOT}/${name}`);
+      if (snap.kind !== 'file') throw new Error('not a file');
+      expect(snap.validUtf8).toBe(false);
+      expect(await snapshotHash(snap)).toBe(await hashContent(snap.content));
+    }
   });
 
   it('decodes UTF-8 keeping a BOM', () => {
@@ -144,6 +166,7 @@ describe('recordRead / checkWritable', () => {
     const stale = {
       kind: 'file' as const,
       content: 'two\n',
+      bytes: new TextEncoder().encode('two\n'),
       mtimeMs: 0,
       size: 4,
       binary: false,

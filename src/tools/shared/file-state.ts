@@ -26,12 +26,27 @@ const MAX_SUGGESTIONS = 3;
  * on a loaded machine); else core's fast 64-bit string hash.
  */
 export async function hashContent(content: string): Promise<string> {
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return `${hashString(content)}:${content.length}`;
-  const digest = new Uint8Array(await subtle.digest('SHA-256', new TextEncoder().encode(content)));
+  if (!globalThis.crypto?.subtle) return `${hashString(content)}:${content.length}`;
+  return hashUtf8(new TextEncoder().encode(content), content.length);
+}
+
+/** hashContent of the text whose UTF-8 bytes are `bytes` (`length`: its length in UTF-16 units). */
+async function hashUtf8(bytes: Uint8Array, length: number): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return `${hex}:${content.length}`;
+  return `${hex}:${length}`;
+}
+
+/**
+ * hashContent of a snapshot's content. Valid UTF-8 is hashed from the bytes that were read (they are what
+ * encoding the content gives back; encoding a 5 MB file again held the page for 20 ms); otherwise from the
+ * content, replacement characters and all.
+ */
+export function snapshotHash(snap: FileSnapshot & { kind: 'file' }): Promise<string> {
+  return snap.validUtf8 && globalThis.crypto?.subtle
+    ? hashUtf8(snap.bytes, snap.content.length)
+    : hashContent(snap.content);
 }
 
 /** A path resolved inside the workspace, or the model-facing reason it could not be. */
@@ -62,6 +77,8 @@ export type FileSnapshot =
   | {
       kind: 'file';
       content: string;
+      /** The bytes read (`content` decoded from them). */
+      bytes: Uint8Array;
       mtimeMs: number;
       size: number;
       /** Contains a NUL byte: not a text file. */
@@ -109,23 +126,25 @@ export async function readSnapshot(ctx: ToolUseContext, absPath: string): Promis
     throw err;
   }
   const { content, validUtf8 } = decodeText(bytes);
-  return { kind: 'file', content, mtimeMs, size: bytes.length, binary: bytes.includes(0), validUtf8 };
+  return { kind: 'file', content, bytes, mtimeMs, size: bytes.length, binary: bytes.includes(0), validUtf8 };
 }
 
 /**
- * Records that `absPath` was read (or written) with this full `content` and modification time.
+ * Records that `absPath` was read (or written) with this full `content` (or the snapshot it was read
+ * as) and modification time.
  * `partial` is true when only some lines were shown (offset/limit); the hash is always of the whole
  * file, so a partial read still lets Write/Edit detect later changes.
  */
 export async function recordRead(
   ctx: ToolUseContext,
   absPath: string,
-  content: string,
+  content: string | (FileSnapshot & { kind: 'file' }),
   mtimeMs: number,
   partial: boolean,
 ): Promise<void> {
   const readAt = Date.now();
-  ctx.readFileState.set(absPath, { contentHash: await hashContent(content), mtimeMs, readAt, partial });
+  const contentHash = await (typeof content === 'string' ? hashContent(content) : snapshotHash(content));
+  ctx.readFileState.set(absPath, { contentHash, mtimeMs, readAt, partial });
 }
 
 /**
@@ -149,7 +168,7 @@ export async function checkWritable(
   }
   const record = ctx.readFileState.get(absPath);
   if (!record) return FILE_NOT_READ_ERROR;
-  if (record.contentHash !== (await hashContent(snap.content))) return FILE_MODIFIED_ERROR;
+  if (record.contentHash !== (await snapshotHash(snap))) return FILE_MODIFIED_ERROR;
   return null;
 }
 
