@@ -4,7 +4,7 @@
  * stand-alone page cannot be framed by another site while embed.html can, and the app works under it
  * with no violation: the sandbox worker, the node engine (wasm), Grep's worker, python3 (Pyodide in a
  * blob worker started from a srcdoc frame), and the API base URL the user types (the mock API, on
- * 127.0.0.1: another origin than the page).
+ * 127.0.0.1: another origin than the page), reached from the request worker.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -103,7 +103,7 @@ test('another site cannot frame the stand-alone page; it can frame embed.html', 
   await expect(page.frameLocator('#f').locator('#root')).toHaveCount(1);
 });
 
-test('the app works under the policy: API base URL, sandbox, node, Grep, python3; no violation', async ({
+test('the app works under the policy: API base URL (requests from their worker), sandbox, node, Grep, python3; no violation', async ({
   page,
 }) => {
   test.setTimeout(240_000);
@@ -138,5 +138,12 @@ test('the app works under the policy: API base URL, sandbox, node, Grep, python3
   expect(resultText(toolResultFor(next, 'toolu_node') ?? {})).toContain('42');
   expect(resultText(toolResultFor(next, 'toolu_grep') ?? {})).toMatch(/Found \d+ files?/);
   expect(resultText(toolResultFor(next, 'toolu_py') ?? {})).toContain('42');
+  // The model requests went out from the request worker (a page's own fetches are in its resource
+  // timing), under the same policy.
+  expect(api.requests.map((r) => r.status)).toEqual([200, 200]);
+  const fromPage = await page.evaluate(() =>
+    performance.getEntriesByType('resource').filter((e) => e.name.includes('/v1/messages')),
+  );
+  expect(fromPage).toEqual([]);
   expect(await violations(page)).toEqual([]);
 });
