@@ -15,6 +15,7 @@ import type { DeferredToolsState } from '../core/deferred-tools.ts';
 import { messageOf } from '../core/errors.ts';
 import type { QueryError } from '../core/events.ts';
 import type { SessionStartSource } from '../core/hooks/types.ts';
+import { createYielder } from '../core/main-thread-yield.ts';
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '../core/messages.ts';
 import { createAnthropicClient } from '../core/model/anthropic.ts';
 import type { ContextWindow } from '../core/model/context-window.ts';
@@ -27,7 +28,6 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import { skillsAnnouncement } from '../tools/skill/skills.ts';
 import type { SessionHooks } from './habits/session-hooks.ts';
 import { prepareTurn } from './habits/turn.ts';
-import { createYielder } from './main-thread-yield.ts';
 import type { SessionTools } from './session-tools.ts';
 import type { AgentSettings, CompactResult, SessionEvent } from './types.ts';
 

@@ -59,7 +59,8 @@ export async function listAll(
     })) as Json & { nextCursor?: string };
     const items = res[key];
     if (!Array.isArray(items)) throw new Error(`The server's ${method} answer has no "${key}" list.`);
-    all.push(...items);
+    // One at a time: a spread of a page of 200,000 entries overflows the call stack.
+    for (const item of items) all.push(item);
     cursor = res.nextCursor;
     if (!cursor || all.length > MCP_MAX_TOOLS_PER_SERVER) break;
   }

@@ -7,7 +7,7 @@
  * HTML.
  */
 import { memo, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { yieldToBrowser } from '../agent/main-thread-yield.ts';
+import { yieldToBrowser } from '../core/main-thread-yield.ts';
 import { CHUNK_CHARS, type Chunk, type Highlighted } from './highlight-chunks.ts';
 import { Lru } from './lru.ts';
 

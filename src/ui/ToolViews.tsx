@@ -1,6 +1,6 @@
 /** Renderers for the plain-data views tools return: call bodies (ToolUseMessage) and results (ToolResultView). */
 import { memo, useEffect, useMemo, useState } from 'react';
-import { yieldToBrowser } from '../agent/main-thread-yield.ts';
+import { yieldToBrowser } from '../core/main-thread-yield.ts';
 import type { ToolResultView, ToolUseMessage } from '../core/tool.ts';
 import { HighlightedCode } from './HighlightedCode.tsx';
 import { languageOfPath } from './language.ts';

@@ -110,11 +110,11 @@ describe('GrepTool content mode', () => {
     const { renderFileContent } = await import('./search.ts');
     const lines = ['a match', 'x', 'y', 'another match'];
     const opts = { before: 0, after: 0, lineNumbers: true, maxLineChars: 500 };
-    expect(renderFileContent('f.txt', lines, [0, 3], opts)).toEqual([
+    expect([...renderFileContent('f.txt', lines, [0, 3], opts)]).toEqual([
       'f.txt:1:a match',
       'f.txt:4:another match',
     ]);
-    expect(renderFileContent('f.txt', lines, [0, 3], { ...opts, after: 1 })).toEqual([
+    expect([...renderFileContent('f.txt', lines, [0, 3], { ...opts, after: 1 })]).toEqual([
       'f.txt:1:a match',
       'f.txt-2-x',
       '--',
@@ -228,6 +228,48 @@ describe('GrepTool content mode', () => {
     const { data } = await grep({ pattern: 'line', output_mode: 'content', path: 'big.txt' });
     expect(data.numLines).toBe(GREP_DEFAULT_HEAD_LIMIT);
     expect(data.appliedLimit).toBe(GREP_DEFAULT_HEAD_LIMIT);
+  });
+
+  it('gives every one of 250,000 matching lines with head_limit 0 (and -o), and the exact cut with a limit', async () => {
+    const n = 250_000;
+    await sandbox.writeFile('huge.log', `${Array.from({ length: n }, (_, i) => `hit ${i}`).join('\n')}\n`);
+    const all = await grep({ pattern: 'hit', output_mode: 'content', path: 'huge.log', head_limit: 0 });
+    expect(all.data.numLines).toBe(n);
+    expect(all.data.appliedLimit).toBeUndefined();
+    expect(all.data.content?.split('\n').at(-1)).toBe(`huge.log:${n}:hit ${n - 1}`);
+    const only = await grep({
+      pattern: '\\d+',
+      output_mode: 'content',
+      path: 'huge.log',
+      head_limit: 0,
+      '-o': true,
+    });
+    expect(only.data.numLines).toBe(n);
+    expect(only.data.content?.split('\n')[7]).toBe('huge.log:8:7');
+    const cut = await grep({
+      pattern: 'hit',
+      output_mode: 'content',
+      path: 'huge.log',
+      head_limit: 3,
+      offset: n - 4,
+    });
+    expect(cut.data.content).toBe(
+      [
+        `huge.log:${n - 3}:hit ${n - 4}`,
+        `huge.log:${n - 2}:hit ${n - 3}`,
+        `huge.log:${n - 1}:hit ${n - 2}`,
+      ].join('\n'),
+    );
+    expect(cut.data.appliedLimit).toBe(3);
+    const end = await grep({
+      pattern: 'hit',
+      output_mode: 'content',
+      path: 'huge.log',
+      head_limit: 3,
+      offset: n - 3,
+    });
+    expect(end.data.numLines).toBe(3);
+    expect(end.data.appliedLimit).toBeUndefined();
   });
 
   it('matches across lines in multiline mode', async () => {

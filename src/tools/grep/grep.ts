@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GREP_DEFAULT_HEAD_LIMIT } from '../../core/constants.ts';
 import type { ToolUseContext } from '../../core/context.ts';
+import { createYielder } from '../../core/main-thread-yield.ts';
 import type { FilePermissionMatcher } from '../../core/permissions/types.ts';
 import { buildTool, ToolInputError, textResult } from '../../core/tool.ts';
 import { relativeTo } from '../../sandbox/sandbox.ts';
@@ -299,22 +300,34 @@ export const GrepTool = buildTool<typeof inputSchema, GrepOutput>({
     const before = around ?? input['-B'] ?? 0;
     const after = around ?? input['-A'] ?? 0;
     const options = { before, after, lineNumbers: input['-n'] ?? true, maxLineChars: GREP_MAX_LINE_CHARS };
+    // Lines are made only as far as the page needs (one past it tells that head_limit cut), with the
+    // page given its turn every few milliseconds: 100,000 matching lines once held it 90 ms in one task.
+    const want = limit === 0 ? Number.POSITIVE_INFINITY : offset + limit + 1;
     const lines: string[] = [];
-    if (input['-o']) {
-      // Only the matched parts, one per line (context does not apply, as with rg -o).
-      const { regex } = prepare(input);
-      for (const h of hits) {
-        lines.push(
-          ...renderOnlyMatching(displayPath(cwd, h.abs), h.text, h.lines, h.matched, regex, {
+    const yielder = createYielder();
+    const take = async (made: Iterable<string>) => {
+      for (const line of made) {
+        if (lines.length >= want) return;
+        lines.push(line);
+        if ((lines.length & 1023) === 0) await yielder();
+      }
+    };
+    const { regex } = prepare(input);
+    for (const h of hits) {
+      if (lines.length >= want) break;
+      const path = displayPath(cwd, h.abs);
+      if (input['-o']) {
+        // Only the matched parts, one per line (context does not apply, as with rg -o).
+        await take(
+          renderOnlyMatching(path, h.text, h.lines, h.matched, regex, {
             ...options,
             multiline: input.multiline === true,
           }),
         );
+        continue;
       }
-    }
-    for (const h of input['-o'] ? [] : hits) {
       if (lines.length > 0 && (before > 0 || after > 0)) lines.push('--');
-      lines.push(...renderFileContent(displayPath(cwd, h.abs), h.lines, h.matched, options));
+      await take(renderFileContent(path, h.lines, h.matched, options));
     }
     const { shown, ...applied } = page(lines, limit, offset);
     return {

@@ -179,13 +179,14 @@ export interface ContentOptions {
 /**
  * Output lines for one file in ripgrep's format: `path:N:text` for matches, `path-N-text` for context
  * (without line numbers `path:text` / `path-text`); with context lines, `--` between non-adjacent groups.
+ * Made one at a time, so a caller can stop at its limit and yield to the page between them.
  */
-export function renderFileContent(
+export function* renderFileContent(
   displayPath: string,
   lines: readonly string[],
   matched: readonly number[],
   options: ContentOptions,
-): string[] {
+): Generator<string> {
   const isMatch = new Set(matched);
   const ranges: Array<[number, number]> = [];
   for (const k of matched) {
@@ -195,33 +196,32 @@ export function renderFileContent(
     if (last && start <= last[1] + 1) last[1] = Math.max(last[1], end);
     else ranges.push([start, end]);
   }
-  const out: string[] = [];
+  let first = true;
   for (const [start, end] of ranges) {
     // ripgrep prints `--` between groups only when context lines were asked for.
-    if (out.length > 0 && (options.before > 0 || options.after > 0)) out.push('--');
+    if (!first && (options.before > 0 || options.after > 0)) yield '--';
+    first = false;
     for (let k = start; k <= end; k++) {
       const sep = isMatch.has(k) ? ':' : '-';
       const num = options.lineNumbers ? `${k + 1}${sep}` : '';
-      out.push(`${displayPath}${sep}${num}${capLine(lines[k], options.maxLineChars)}`);
+      yield `${displayPath}${sep}${num}${capLine(lines[k], options.maxLineChars)}`;
     }
   }
-  return out;
 }
 
 /**
  * Output lines of `-o` (ripgrep's --only-matching) for one file: each non-empty match on its own line,
  * `path:N:match` (`path:match` without line numbers). A multiline match keeps its newlines and is
- * numbered by the line it starts on. Context options do not apply.
+ * numbered by the line it starts on. Context options do not apply. Made one at a time (see above).
  */
-export function renderOnlyMatching(
+export function* renderOnlyMatching(
   displayPath: string,
   text: string,
   lines: readonly string[],
   matched: readonly number[],
   regex: RegExp,
   options: { lineNumbers: boolean; maxLineChars: number; multiline: boolean },
-): string[] {
-  const out: string[] = [];
+): Generator<string> {
   const global = new RegExp(regex.source, regex.flags.includes('g') ? regex.flags : `${regex.flags}g`);
   const line = (n: number, m: string) =>
     `${displayPath}:${options.lineNumbers ? `${n}:` : ''}${capLine(m, options.maxLineChars)}`;
@@ -232,12 +232,11 @@ export function renderOnlyMatching(
       if (m[0] === '') continue;
       for (let k = scanned; k < m.index; k++) if (text.charCodeAt(k) === 10) lineNo++;
       scanned = m.index;
-      out.push(line(lineNo, m[0]));
+      yield line(lineNo, m[0]);
     }
-    return out;
+    return;
   }
   for (const k of matched) {
-    for (const m of lines[k].matchAll(global)) if (m[0] !== '') out.push(line(k + 1, m[0]));
+    for (const m of lines[k].matchAll(global)) if (m[0] !== '') yield line(k + 1, m[0]);
   }
-  return out;
 }
