@@ -6,7 +6,11 @@
  * inclusive). Not part of `npm run bench` (a diagnostic, its figures include the profiler's overhead;
  * `--no-profile` gives clean counts).
  *
- *   npx tsx bench/long-tasks-profile.ts [--dist DIR] [--port N] [--only CASE] [--no-profile]
+ *   npx tsx bench/long-tasks-profile.ts [--dist DIR] [--port N] [--only CASE] [--no-profile] [--trace]
+ *
+ * `--trace` also records a Chrome trace of the run and breaks each main-thread task over 50 ms into the
+ * renderer's own work (style, layout, text shaping, paint, GC...), which a CPU profile does not show, and
+ * lists the page's longest text nodes (what the layout had to shape).
  *
  * Without --dist it builds the app unminified (function names kept) into a temporary folder.
  * Cases: read-5mb (a ~5 MB file made by Bash, Read, then shown in the file viewer), write-2mb (a Write of
@@ -31,6 +35,53 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 const PROFILE = !process.argv.includes('--no-profile');
+const TRACE = process.argv.includes('--trace');
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/**
+ * The main-thread tasks over 50 ms in a Chrome trace, each with the time its direct parts took (the
+ * outermost events inside it) and its longest events at any depth.
+ */
+function traceTasks(json: string): string[] {
+  const events = (JSON.parse(json) as { traceEvents: TraceEvent[] }).traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return ['  (no renderer main thread in the trace)'];
+  const own = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const ms = (us: number | undefined) => Math.round((us ?? 0) / 1000);
+  const out: string[] = [];
+  for (const task of own.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000)) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = own.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end);
+    const parts = new Map<string, number>();
+    let reach = 0;
+    for (const e of inside) {
+      if (e.ts < reach) continue; // nested in a part already counted
+      parts.set(e.name, (parts.get(e.name) ?? 0) + (e.dur ?? 0));
+      reach = e.ts + (e.dur ?? 0);
+    }
+    const top = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    const longest = inside
+      .filter((e) => (e.dur ?? 0) >= 5_000)
+      .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+      .slice(0, 12);
+    out.push(
+      `  trace task ${ms(task.dur)} ms: ${top.map(([n, d]) => `${n} ${ms(d)}ms`).join(' | ')}`,
+      `    longest inside: ${longest.map((e) => `${e.name} ${ms(e.dur)}ms`).join(' | ')}`,
+    );
+  }
+  return out.length ? out : ['  (no task over 50 ms in the trace)'];
+}
 
 interface Task {
   start: number;
@@ -530,9 +581,37 @@ async function runCase(browser: Browser, base: string, api: MockApi, c: Case): P
       return t0;
     });
     const since = mark + 31;
+    if (TRACE)
+      await browser.startTracing(page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'],
+      });
     const wall = Date.now();
     await c.run(page, api);
     const wallMs = Date.now() - wall;
+    const traced = TRACE ? traceTasks((await browser.stopTracing()).toString('utf8')) : [];
+    if (TRACE) {
+      // What the layout had to shape: the page's size and its longest text nodes.
+      const dom = await page.evaluate(() => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const texts: { length: number; where: string }[] = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          const text = n.textContent ?? '';
+          const card = el?.closest('[data-testid="tool-card"]')?.getAttribute('data-tool-use-id');
+          const tag = el ? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}` : '?';
+          const lines = text.split('\n').length;
+          texts.push({
+            length: text.length,
+            where: `${tag} (${lines} lines${card ? `, card ${card}` : ''}) ${JSON.stringify(text.slice(0, 60))}`,
+          });
+        }
+        texts.sort((a, b) => b.length - a.length);
+        return { elements: document.getElementsByTagName('*').length, longest: texts.slice(0, 5) };
+      });
+      traced.push(
+        `    dom: ${dom.elements} elements; longest text nodes: ${dom.longest.map((t) => `${t.length} in ${t.where}`).join(', ')}`,
+      );
+    }
     // A reload starts a new document (its own clock); tasks are read from the page that is there now.
     const tasks = (await page.evaluate(
       (t) => (window as unknown as { __longTasks: Task[] }).__longTasks.filter((x) => x.start >= t),
@@ -544,6 +623,7 @@ async function runCase(browser: Browser, base: string, api: MockApi, c: Case): P
     out.push(
       `${c.name}: ${tasks.length} long tasks, longest ${Math.round(longest)} ms, total ${Math.round(tasks.reduce((a, b) => a + b.duration, 0))} ms (case ${wallMs} ms)`,
     );
+    out.push(...traced);
     if (profile && c.name !== 'reload-300') {
       // Offset: the marker's first sample is at page time ≈ mark.
       const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -2,7 +2,8 @@
  * Issue 17, diffing of huge inputs (and large files in the sandbox's Worker): a Write that rewrites a 10,000-line file used to freeze the tab while
  * its card computed the diff (Myers' algorithm on two different 10,000-line texts: 87 s on this machine).
  * Now the diff gives up past its edit limit and shows the lines as replaced, and a folded card renders only
- * the rows that show. Real Chromium, the built site, the real SDK against the mock Messages API. The
+ * the rows that show. An error of thousands of lines, or of one 120,000-character line, is shown folded
+ * the same way (shown whole, an Edit's error quoting a 300 kB string cost 35 ms of text layout). Real Chromium, the built site, the real SDK against the mock Messages API. The
  * longest main-thread task is printed for the report; the assertions are on state.
  */
 import { expect, test } from '@playwright/test';
@@ -95,4 +96,55 @@ test('a Write that rewrites a 10,000-line file shows a bounded diff and the page
   );
   const longest = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
   console.log(`hostile diff: longest main-thread task ${Math.round(longest)} ms`);
+});
+
+test('a huge error is shown folded (its first lines, or its first characters of one long line) and whole on demand', async ({
+  page,
+}) => {
+  const manyLines = Array.from({ length: 6_000 }, (_, i) => `export const v${i} = ${i}; // absent`).join(
+    '\n',
+  );
+  const oneLine = 'q'.repeat(120_000);
+  const edit = (id: string, old: string) => ({
+    type: 'tool_use' as const,
+    id,
+    name: 'Edit',
+    input: { file_path: `${ROOT}/README.md`, old_string: old, new_string: 'x' },
+  });
+  api.script([
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_rd', name: 'Read', input: { file_path: `${ROOT}/README.md` } },
+      ],
+    },
+    { content: [edit('toolu_lines', manyLines), edit('toolu_long', oneLine)] },
+    { content: [{ type: 'text', text: 'Both failed.' }] },
+  ]);
+  await openApp(page);
+  await connect(page, api);
+  await allowEverything(page);
+  await sendPrompt(page, 'Edit README.md.');
+  await waitIdle(page);
+  // The model got each error (large ones as a preview with the path to the whole, as every large result).
+  const last = api.requests[api.requests.length - 1];
+  for (const id of ['toolu_lines', 'toolu_long']) {
+    expect(toolResultFor(last, id)?.is_error).toBe(true);
+    expect(resultText(toolResultFor(last, id) ?? {})).toContain('String to replace not found in file.');
+  }
+
+  for (const [id, toggle, whole] of [
+    ['toolu_lines', /^Show all 6001 lines$/, 'v5999 = 5999'],
+    ['toolu_long', /^Show all 120,0\d\d characters$/, oneLine],
+  ] as const) {
+    const card = toolCard(page, id);
+    await expect(card).toHaveAttribute('data-status', 'error');
+    const result = card.getByTestId('tool-result');
+    await expect(result).toContainText('String to replace not found in file.');
+    const shownChars = await result.evaluate((el) => el.textContent?.length ?? 0);
+    expect(shownChars).toBeLessThanOrEqual(8_100);
+    await expect(result).not.toContainText(whole);
+    await card.getByTestId('fold-toggle').filter({ hasText: toggle }).click();
+    await expect(result).toContainText(whole);
+    await expect(card.getByTestId('fold-toggle')).toHaveText('Show less');
+  }
 });

@@ -6,7 +6,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { formatDuration } from './format.ts';
 import { SubagentTranscript } from './SubagentTranscript.tsx';
-import { ResultView, ToolBody } from './ToolViews.tsx';
+import { PlainText, ResultView, ToolBody } from './ToolViews.tsx';
 import type { ToolCardState, ToolStatus } from './transcript-state.ts';
 import { useNow } from './use-now.ts';
 
@@ -139,7 +139,7 @@ export const ToolCard = memo(function ToolCard({
               {resultView && !result.isError ? (
                 <ResultView view={resultView} />
               ) : (
-                <pre className="plain-text">{result.content || '(empty result)'}</pre>
+                <PlainText text={result.content || '(empty result)'} />
               )}
             </section>
           )}

@@ -10,6 +10,8 @@ import { type DiffRow, unifiedDiff } from './unified-diff.ts';
 
 /** Results longer than this many lines start folded to their first FOLD_LINES lines. */
 const FOLD_LINES = 40;
+/** Characters a folded plain text shows at most (one line can be a megabyte). */
+const FOLD_CHARS = 8_000;
 /**
  * Rows of an open diff rendered per task: opening a rewrite of a 36,000-line file rendered every row in
  * one task (7.4 s in Chromium, issue 17: no task over 50 ms); block by block, the page keeps answering.
@@ -118,30 +120,38 @@ export function DiffView({
 /** A `<pre>` that folds long content behind a "show all" button. */
 function Foldable({
   lines,
+  chars = 0,
   className,
   children,
 }: {
   lines: number;
+  /** The content's length: over FOLD_CHARS it folds too (one very long line). */
+  chars?: number;
   className: string;
   /** The content, or a function of whether the fold is open (to render only what shows). */
   children: React.ReactNode | ((open: boolean) => React.ReactNode);
 }) {
   const [open, setOpen] = useState(false);
-  const folded = lines > FOLD_LINES && !open;
+  const long = lines > FOLD_LINES || chars > FOLD_CHARS;
+  const folded = long && !open;
   return (
     <>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard */}
       <pre className={`${className}${folded ? ' folded' : ''}`} tabIndex={0}>
         {typeof children === 'function' ? children(!folded) : children}
       </pre>
-      {lines > FOLD_LINES && (
+      {long && (
         <button
           type="button"
           className="btn btn-ghost btn-tiny fold-toggle"
           onClick={() => setOpen(!open)}
           data-testid="fold-toggle"
         >
-          {open ? 'Show less' : `Show all ${lines} lines`}
+          {open
+            ? 'Show less'
+            : lines > FOLD_LINES
+              ? `Show all ${lines} lines`
+              : `Show all ${chars.toLocaleString('en-US')} characters`}
         </button>
       )}
     </>
@@ -192,10 +202,15 @@ export function MarkdownView({ text }: { text: string }) {
   );
 }
 
+/**
+ * Text a tool gave (a result without its own view, an error): folded to its first FOLD_LINES lines and
+ * FOLD_CHARS characters. An Edit's error quoting a 300 kB string, shown whole, cost the page 35 ms of
+ * text layout.
+ */
 export function PlainText({ text }: { text: string }) {
   return (
-    <Foldable lines={lineCount(text)} className="plain-text">
-      {(open) => shown(text, open)}
+    <Foldable lines={lineCount(text)} chars={text.length} className="plain-text">
+      {(open) => (open ? text : shown(text, false).slice(0, FOLD_CHARS))}
     </Foldable>
   );
 }
