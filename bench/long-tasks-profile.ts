@@ -305,6 +305,9 @@ const CASES: Case[] = [
     async run(page, api) {
       const big = jsLines(20_000).slice(200_000, 500_000);
       const cut = big.slice(big.indexOf('\n') + 1, big.lastIndexOf('\n'));
+      const after12 = cut
+        .replace('export const v10000 = 10000 * 7;', 'export const v10000 = 1;')
+        .replaceAll('MARK_3 ', 'MARK_X ');
       api.script([
         {
           content: [
@@ -329,8 +332,9 @@ const CASES: Case[] = [
           content: [
             tool('toolu_e3', 'Edit', {
               file_path: `${ROOT}/e.js`,
-              old_string: cut.replaceAll('MARK_3 ', 'MARK_X '),
-              new_string: cut.replaceAll('* 7', '* 8'),
+              // The file as the two Edits before left it (the cut spans line 10000).
+              old_string: after12,
+              new_string: after12.replaceAll('* 7', '* 8'),
             }),
           ],
         },
