@@ -16,7 +16,8 @@
  * Cases: read-5mb (a ~5 MB file made by Bash, Read, then shown in the file viewer), write-2mb (a Write of
  * ~1.9 MB, its card's fold opened), edit-1mb (Edits on a 1 MB file: one line, replace_all, a 300 kB
  * old_string), edit-ask (the same asked for in default mode: the permission prompt shows the diff),
- * grep-100k (Grep content mode, 100,000 matching lines, head_limit 0), reload-300 (a session of 300 model
+ * grep-100k (Grep content mode, 100,000 matching lines, head_limit 0), view-runaway (a 190 kB file opened
+ * in the viewer during a run, then a command that never yields, stopped with Esc), reload-300 (a session of 300 model
  * turns, reloaded, then one more prompt).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -275,6 +276,51 @@ const CASES: Case[] = [
         { timeout: 60_000, polling: 50 },
       );
       console.log(`  view-190k: click → highlighted ${Date.now() - t0} ms`);
+      await page.waitForTimeout(1_000);
+    },
+  },
+  {
+    // As e2e/hostile-freeze.spec.ts: the file opened in the viewer while a run goes on, then a command
+    // that never yields, stopped with Esc (the sandbox worker is replaced), then the highlighting.
+    name: 'view-runaway',
+    async run(page, api) {
+      // The file is made by awk in the sandbox (not a Write): the page learns of it from the sandbox.
+      const awk = `seq 0 3799 | awk '{ print "export const v" $1 " = " $1 " * 7; // MARK_" ($1 % 13) " \\"s\\"" }' > ${ROOT}/view.js`;
+      let opened!: () => void;
+      const viewerOpened = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      api.script([
+        { content: [tool('toolu_view', 'Bash', { command: awk })] },
+        async () => {
+          await viewerOpened;
+          return {
+            content: [tool('toolu_loop', 'Bash', { command: `echo looping; echo x | sed ':a;s/x/x/;ta'` })],
+          };
+        },
+        text('Stopped.'),
+      ]);
+      await prompt(page, 'Write it, then loop.');
+      await page.locator('[data-testid="file-item"][data-path="view.js"]').click({ timeout: 30_000 });
+      await page.getByTestId('file-content').locator('code').waitFor({ state: 'attached' });
+      opened();
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('[data-testid="tool-card"][data-tool-use-id="toolu_loop"]')
+            ?.textContent?.includes('looping') === true,
+        undefined,
+        { timeout: 30_000, polling: 50 },
+      );
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(
+        () =>
+          !document.querySelector('[data-testid="stop-button"]') &&
+          document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') ===
+            'yes',
+        undefined,
+        { timeout: 60_000, polling: 50 },
+      );
       await page.waitForTimeout(1_000);
     },
   },
