@@ -32,6 +32,11 @@ export type QueryEvent =
       block: ToolResultBlockParam;
       /** What the UI shows (absent for errors and unknown tools). */
       view?: ToolResultView;
+      /**
+       * How the call itself is shown, when it never ran (refused by validation, a hook or the user) but
+       * its input fit the tool: its card is named as a running call's would be (tool-run-start's view).
+       */
+      callView?: ToolUseMessage;
       /** 'interrupted' when the user stopped it. */
       status: 'done' | 'error' | 'interrupted';
       durationMs: number;

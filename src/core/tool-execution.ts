@@ -409,6 +409,7 @@ export async function runToolCall(
     result: ToolResultBlockParam,
     status: 'done' | 'error' | 'interrupted',
     view?: ToolResultView,
+    callView?: ToolUseMessage,
   ) => {
     result = guardResultBlock(result);
     deps.emit({
@@ -418,6 +419,7 @@ export async function runToolCall(
       isError: result.is_error === true,
       block: result,
       view,
+      ...(callView ? { callView } : {}),
       status,
       durationMs: Date.now() - started,
     });
@@ -436,7 +438,10 @@ export async function runToolCall(
   // Stage edge prepare → authorize: PreToolUse hooks.
   let prepared: PreparedCall = call;
   const pre = await runPreToolUseHooks(call.tool, call.parsed.data, block.id, callCtx, deps.emit);
-  if (pre.kind === 'deny') return { block: finish(textResult(block.id, pre.reason, true), 'error') };
+  if (pre.kind === 'deny') {
+    const callView = safeView(call.tool, call.parsed.data);
+    return { block: finish(textResult(block.id, pre.reason, true), 'error', undefined, callView) };
+  }
   if (callCtx.abortController.signal.aborted) return interrupted();
   if (pre.kind === 'continue' && pre.updatedInput !== undefined) {
     // The rewritten input is parsed and analysed again; the permission decision below sees it.
@@ -455,7 +460,7 @@ export async function runToolCall(
   if (!auth.run) {
     return auth.status === 'interrupted'
       ? interrupted()
-      : { block: finish(textResult(block.id, auth.text, true), 'error') };
+      : { block: finish(textResult(block.id, auth.text, true), 'error', undefined, safeView(tool, input)) };
   }
   if (callCtx.abortController.signal.aborted) return interrupted();
 

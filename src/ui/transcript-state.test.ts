@@ -47,6 +47,42 @@ describe('reduceTranscript', () => {
     expect(tool.card.result).toMatchObject({ content: 'a', durationMs: 5, isError: false });
   });
 
+  it("a call refused before it ran is named by its result's callView; a view it had is kept", () => {
+    const refused = (id: string) =>
+      ({
+        type: 'tool-result',
+        toolUseId: id,
+        name: 'Edit',
+        isError: true,
+        block: {
+          type: 'tool_result',
+          tool_use_id: id,
+          content: 'String to replace not found',
+          is_error: true,
+        },
+        callView: { title: 'Update', subtitle: '/p/a.js' },
+        status: 'error',
+        durationMs: 1,
+      }) as const;
+    const state = run([
+      { type: 'run-start', prompt: 'go' },
+      { type: 'tool-use-start', index: 0, toolUseId: 't1', name: 'Edit' },
+      refused('t1'),
+      { type: 'tool-use-start', index: 1, toolUseId: 't2', name: 'Edit' },
+      {
+        type: 'tool-run-start',
+        toolUseId: 't2',
+        name: 'Edit',
+        input: {},
+        view: { title: 'Create', subtitle: '/p/b.js' },
+      },
+      refused('t2'),
+    ]);
+    const cards = state.items.flatMap((i) => (i.kind === 'tool' ? [i.card] : []));
+    expect(cards.map((c) => c.view?.title)).toEqual(['Update', 'Create']);
+    expect(cards[0].result).toMatchObject({ isError: true, content: 'String to replace not found' });
+  });
+
   it('creates a card for a result without a start, marks interrupts once, and hides aborts', () => {
     const state = run([
       { type: 'run-start', prompt: 'go' },

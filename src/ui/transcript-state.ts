@@ -195,6 +195,7 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
     case 'tool-result':
       return upsertCard(state, event.toolUseId, event.name, (card) => ({
         ...card,
+        ...(card.view === undefined && event.callView ? { view: event.callView } : {}),
         status: event.status,
         permission: undefined,
         ...(event.at !== undefined && card.startedAt !== undefined ? { endedAt: event.at } : {}),

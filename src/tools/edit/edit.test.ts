@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WORKSPACE_ROOT } from '../../core/constants.ts';
 import { createToolUseContext, type ToolUseContext } from '../../core/context.ts';
+import type { QueryEvent } from '../../core/events.ts';
+import { runToolCalls } from '../../core/orchestration.ts';
 import type { AnyTool } from '../../core/tool.ts';
+import { defaultCanUseTool } from '../../core/tool-execution.ts';
 import { createJustBashSandbox } from '../../sandbox/just-bash.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { ReadTool } from '../read/read.ts';
@@ -275,6 +278,35 @@ describe('findActualStrings', () => {
     expect(findActualStrings('it\u2019s', "it's", "it's not")).toEqual({
       oldString: 'it\u2019s',
       newString: 'it\u2019s not',
+    });
+  });
+});
+
+describe('an Edit refused before it runs, through the tool-call path', () => {
+  it("its result event says how the call is shown (Update and the path), as a running call's would", async () => {
+    const ctx = await setupRead({ 'a.js': CODE });
+    const events: QueryEvent[] = [];
+    const run = runToolCalls({
+      blocks: [
+        {
+          type: 'tool_use',
+          id: 'toolu_missing',
+          name: 'Edit',
+          input: { file_path: `${ROOT}/a.js`, old_string: 'not in the file', new_string: 'x' },
+        },
+      ],
+      tools: [EditTool as AnyTool],
+      context: ctx,
+      canUseTool: defaultCanUseTool,
+    });
+    for (let step = await run.next(); !step.done; step = await run.next()) events.push(step.value);
+    const result = events.find((e) => e.type === 'tool-result');
+    expect(result?.type === 'tool-result' && result.isError).toBe(true);
+    expect(events.some((e) => e.type === 'tool-run-start')).toBe(false);
+    expect(result?.type === 'tool-result' && result.callView).toMatchObject({
+      title: 'Update',
+      subtitle: `${ROOT}/a.js`,
+      body: { kind: 'diff', before: 'not in the file', after: 'x' },
     });
   });
 });
