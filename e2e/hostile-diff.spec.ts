@@ -138,13 +138,17 @@ test('a huge error is shown folded (its first lines, or its first characters of 
   ] as const) {
     const card = toolCard(page, id);
     await expect(card).toHaveAttribute('data-status', 'error');
+    // Refused before it ran, the call is still named as the tool names it.
+    await expect(card.locator('.tool-title')).toHaveText('Update');
+    await expect(card.locator('.tool-subtitle')).toHaveText(`${ROOT}/README.md`);
     const result = card.getByTestId('tool-result');
     await expect(result).toContainText('String to replace not found in file.');
     const shownChars = await result.evaluate((el) => el.textContent?.length ?? 0);
     expect(shownChars).toBeLessThanOrEqual(8_100);
     await expect(result).not.toContainText(whole);
-    await card.getByTestId('fold-toggle').filter({ hasText: toggle }).click();
+    // The card also shows the refused call (its diff, with a fold of its own): the result's fold.
+    await result.getByTestId('fold-toggle').filter({ hasText: toggle }).click();
     await expect(result).toContainText(whole);
-    await expect(card.getByTestId('fold-toggle')).toHaveText('Show less');
+    await expect(result.getByTestId('fold-toggle')).toHaveText('Show less');
   }
 });
