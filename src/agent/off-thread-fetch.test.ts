@@ -263,12 +263,28 @@ describe('the request worker on its own', () => {
       };
       return side;
     }, direct.fetch);
-    await expect(dying(`${base}/fast`, { method: 'POST', body: 'b' })).rejects.toThrow(
-      'The request worker stopped: 404',
-    );
-    // The retry (as the SDK makes) goes through the given fetch; no new worker is tried.
+    // The request the worker held is sent with the given fetch; no new worker is tried after.
+    expect((await dying(`${base}/fast`, { method: 'POST', body: 'b' })).status).toBe(201);
     expect((await dying(`${base}/fast`, { method: 'POST', body: 'c' })).status).toBe(201);
     expect(made).toBe(1);
-    expect(direct.calls).toBe(2);
+    expect(direct.calls).toBe(3);
+  });
+
+  it('a worker that dies after it answered fails what it held as a network error; the next request gets a new one', async () => {
+    const spawned = { count: 0, terminated: 0 };
+    let current: FetchWorkerLike | undefined;
+    const offThread = createOffThreadFetch(() => {
+      current = channelWorker(spawned);
+      return current;
+    }, direct.fetch);
+    expect((await offThread(`${base}/fast`, { method: 'POST', body: 'a' })).status).toBe(201);
+    const held = offThread(`${base}/slow`, { method: 'POST', body: 'b' });
+    await new Promise((r) => setTimeout(r, 5));
+    current?.onerror?.({ message: 'out of memory' });
+    await expect(held).rejects.toThrow('The request worker stopped: out of memory');
+    expect(spawned.terminated).toBe(1);
+    expect((await offThread(`${base}/fast`, { method: 'POST', body: 'c' })).status).toBe(201);
+    expect(spawned.count).toBe(2);
+    expect(direct.calls).toBe(0);
   });
 });

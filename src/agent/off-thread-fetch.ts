@@ -38,6 +38,8 @@ interface Pending {
   chunk(bytes: Uint8Array): void;
   end(): void;
   fail(err: Error): void;
+  /** Sends the request with the page's fetch instead (the worker could not load; nothing was answered). */
+  resend(): void;
 }
 
 function errorOf(reply: Extract<FetchReply, { type: 'error' }>): Error {
@@ -58,7 +60,8 @@ export function createOffThreadFetch(spawn: () => FetchWorkerLike, fallback: typ
   let nextId = 1;
   const pending = new Map<number, Pending>();
 
-  const dropWorker = (why: string) => {
+  /** Ends the worker; its requests fail as network errors, or go to `fallback` when it never loaded. */
+  const dropWorker = (why: string, loaded: boolean) => {
     const dead = worker;
     worker = undefined;
     try {
@@ -67,8 +70,12 @@ export function createOffThreadFetch(spawn: () => FetchWorkerLike, fallback: typ
       // Already gone.
     }
     const err = new TypeError(`The request worker stopped: ${why}`);
-    for (const p of [...pending.values()]) p.fail(err);
+    const held = [...pending.values()];
     pending.clear();
+    for (const p of held) {
+      if (loaded) p.fail(err);
+      else p.resend();
+    }
   };
 
   const ensureWorker = (): FetchWorkerLike => {
@@ -85,10 +92,10 @@ export function createOffThreadFetch(spawn: () => FetchWorkerLike, fallback: typ
       else p.fail(errorOf(data));
     };
     w.onerror = (event) => {
-      // A worker that never answered cannot load here (a CSP without worker-src, a missing file): the
-      // requests it held fail as network errors, which the SDK retries, now through `fallback`.
+      // A worker that never answered cannot load here (a host page's CSP without worker-src for us, a
+      // missing file): it is not tried again, and the requests it held are sent with `fallback`.
       if (!answered) broken = true;
-      dropWorker(messageOf((event as { message?: unknown })?.message ?? event));
+      dropWorker(messageOf((event as { message?: unknown })?.message ?? event), answered);
     };
     worker = w;
     return w;
@@ -171,6 +178,12 @@ export function createOffThreadFetch(spawn: () => FetchWorkerLike, fallback: typ
           }
         },
         fail,
+        resend() {
+          if (settled) return;
+          signal?.removeEventListener('abort', onAbort);
+          settled = true;
+          fallback(input, init).then(resolve, reject);
+        },
       });
 
       try {
