@@ -67,6 +67,7 @@ export function contentSecurityPolicy(options: {
  */
 export const WORKER_ENTRIES: readonly { path: string; feature?: FeatureName }[] = [
   { path: 'src/sandbox/worker/sandbox.worker.ts' },
+  { path: 'src/agent/fetch.worker.ts' },
   { path: 'src/runtimes/node/worker.ts' },
   { path: 'src/runtimes/python/worker.ts', feature: 'PYTHON' },
   // The TypeScript language service: pre-bundling it costs seconds at startup, so only with LSP on.
