@@ -7,6 +7,17 @@ const result = (id: string, content = 'ok') => ({ type: 'tool_result' as const, 
 const text = (t: string) => ({ type: 'text' as const, text: t });
 
 describe('ensureToolResultPairing', () => {
+  it('merges same-role messages of 250,000 blocks', () => {
+    const many = Array.from({ length: 250_000 }, (_, i) => ({ type: 'text' as const, text: `t${i}` }));
+    const out = ensureToolResultPairing([
+      { role: 'user', content: many },
+      { role: 'user', content: many },
+      { role: 'assistant', content: 'ok' },
+    ]);
+    expect(out[0].content).toHaveLength(500_000);
+    expect(out).toHaveLength(2);
+  });
+
   it('leaves a valid transcript unchanged', () => {
     const msgs: MessageParam[] = [
       { role: 'user', content: [text('hi')] },

@@ -77,7 +77,8 @@ export function ensureToolResultPairing(messages: readonly MessageParam[]): Mess
       .filter((b) => !isEmptyText(b))
       .map(stripCacheControl);
     const last = merged[merged.length - 1];
-    if (last && last.role === m.role) last.content.push(...blocks);
+    // One at a time: a spread of a message of 200,000 blocks would overflow the call stack.
+    if (last && last.role === m.role) for (const b of blocks) last.content.push(b);
     else merged.push({ role: m.role, content: [...blocks] });
   }
   if (merged.length > 0 && merged[0].role === 'assistant') {

@@ -54,9 +54,12 @@ export function dedent(text: string): string {
     .replace(/^\s*\n/, '')
     .replace(/\n\s*$/, '')
     .split('\n');
-  const indents = lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0);
-  const cut = indents.length ? Math.min(...indents) : 0;
-  return `${lines.map((l) => l.slice(cut)).join('\n')}\n`;
+  // A reduce, not Math.min(...): a file of 200,000 lines would overflow the call stack.
+  const cut = lines
+    .filter((l) => l.trim())
+    .reduce((least, l) => Math.min(least, /^[ \t]*/.exec(l)?.[0].length ?? 0), Number.POSITIVE_INFINITY);
+  const by = Number.isFinite(cut) ? cut : 0;
+  return `${lines.map((l) => l.slice(by)).join('\n')}\n`;
 }
 
 type Mount = (element: HTMLElement, config?: EmbedConfig) => Promise<EmbedHandle>;

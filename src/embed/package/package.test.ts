@@ -50,5 +50,13 @@ describe('dedent', () => {
   it('removes the indentation of the page, the blank first and last line, and ends with a newline', () => {
     expect(dedent('\n      const a = 1;\n        if (a) {}\n    ')).toBe('const a = 1;\n  if (a) {}\n');
     expect(dedent('x')).toBe('x\n');
+    expect(dedent('\n\n')).toBe('\n');
+  });
+
+  it('takes a file of 250,000 lines', () => {
+    const text = `\n${Array.from({ length: 250_000 }, (_, i) => `    line ${i}`).join('\n')}\n  `;
+    const out = dedent(text).split('\n');
+    expect(out[0]).toBe('line 0');
+    expect(out[249_999]).toBe('line 249999');
   });
 });
