@@ -53,10 +53,10 @@ export function unionTools(entries: Iterable<Entry>, previous: readonly AnyTool[
   for (const e of entries) {
     // A live connection waiting for a new sign-in (step-up) keeps its tools: calls wait for the sign-in.
     const live = e.state.status === 'connected' || e.state.status === 'needs-auth';
-    if (live && e.connection) next.push(...e.connection.adapted.tools);
+    if (live && e.connection) for (const t of e.connection.adapted.tools) next.push(t);
     // A server being reconnected after a drop keeps its last tools on offer: a call waits for the
     // reconnect, and the tools block (and the prompt cache) does not change while it restarts.
-    else if (recovering(e) && e.tools) next.push(...e.tools.adapted.tools);
+    else if (recovering(e) && e.tools) for (const t of e.tools.adapted.tools) next.push(t);
   }
   next.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const same = next.length === previous.length && next.every((t, i) => t === previous[i]);

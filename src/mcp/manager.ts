@@ -436,7 +436,8 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
       const out: McpResourceInfo[] = [];
       for (const e of entries.values()) {
         if (server !== undefined && e !== entryOf(server)) continue;
-        if (e.connection && e.state.status === 'connected') out.push(...e.connection.resources());
+        if (e.connection && e.state.status === 'connected')
+          for (const r of e.connection.resources()) out.push(r);
       }
       return out;
     },
@@ -456,7 +457,8 @@ export function createMcpManager(options: McpManagerOptions = {}): McpManager {
     prompts() {
       const out: McpPromptInfo[] = [];
       for (const e of entries.values()) {
-        if (e.connection && e.state.status === 'connected') out.push(...e.connection.prompts());
+        if (e.connection && e.state.status === 'connected')
+          for (const p of e.connection.prompts()) out.push(p);
       }
       return out;
     },

@@ -46,7 +46,8 @@ export function samplingRequest(params: Record<string, unknown>, maxTokensCap: n
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     const blocks = (Array.isArray(m.content) ? m.content : [m.content]).map(toBlock);
     const last = messages[messages.length - 1];
-    if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
+    if (last && last.role === role && Array.isArray(last.content))
+      for (const b of blocks) last.content.push(b);
     else messages.push({ role, content: blocks });
   }
   if (messages.length === 0 || messages[0].role !== 'user')
