@@ -14,7 +14,7 @@
  *
  * Without --dist it builds the app unminified (function names kept) into a temporary folder.
  * Cases: read-5mb (a ~5 MB file made by Bash, Read, then shown in the file viewer), write-2mb (a Write of
- * ~1.9 MB, its card's fold opened), edit-1mb (Edits on a 1 MB file: one line, replace_all, a 300 kB
+ * ~1.9 MB, its card's fold opened), write-1line (a Write of one 1.5 MB line), edit-1mb (Edits on a 1 MB file: one line, replace_all, a 300 kB
  * old_string), edit-ask (the same asked for in default mode: the permission prompt shows the diff),
  * grep-100k (Grep content mode, 100,000 matching lines, head_limit 0), view-runaway (a 190 kB file opened
  * in the viewer during a run, then a command that never yields, stopped with Esc), reload-300 (a session of 300 model
@@ -334,6 +334,18 @@ const CASES: Case[] = [
       await waitEnded(page, 'Wrote.');
       const card = page.locator('[data-testid="tool-card"][data-tool-use-id="toolu_w"]');
       await card.getByTestId('fold-toggle').first().click();
+      await page.waitForTimeout(1_000);
+    },
+  },
+  {
+    // A minified file: one line of 1.5 MB (a fold of lines does not cut it).
+    name: 'write-1line',
+    async run(page, api) {
+      const content = `var a=${JSON.stringify(jsLines(30_000).slice(0, 1_500_000))};`;
+      await serveRaw(page, api, [tool('toolu_w1', 'Write', { file_path: `${ROOT}/min.js`, content })]);
+      api.script([text('Wrote.')]);
+      await prompt(page, 'Write it.');
+      await waitEnded(page, 'Wrote.');
       await page.waitForTimeout(1_000);
     },
   },

@@ -3,7 +3,9 @@
  * its card computed the diff (Myers' algorithm on two different 10,000-line texts: 87 s on this machine).
  * Now the diff gives up past its edit limit and shows the lines as replaced, and a folded card renders only
  * the rows that show. An error of thousands of lines, or of one 120,000-character line, is shown folded
- * the same way (shown whole, an Edit's error quoting a 300 kB string cost 35 ms of text layout). Real Chromium, the built site, the real SDK against the mock Messages API. The
+ * the same way (shown whole, an Edit's error quoting a 300 kB string cost 35 ms of text layout), and a
+ * diff row of a minified file's one long line is cut with a note (a 1.5 MB row took 460-620 ms to lay
+ * out). Real Chromium, the built site, the real SDK against the mock Messages API. The
  * longest main-thread task is printed for the report; the assertions are on state.
  */
 import { expect, test } from '@playwright/test';
@@ -151,4 +153,42 @@ test('a huge error is shown folded (its first lines, or its first characters of 
     await expect(result).toContainText(whole);
     await expect(result.getByTestId('fold-toggle')).toHaveText('Show less');
   }
+});
+
+test('a Write of one 300,000-character line (a minified file): its diff row is cut with a note, the file is whole', async ({
+  page,
+}) => {
+  const line = `var a=${JSON.stringify('x'.repeat(300_000))};`;
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_min',
+          name: 'Write',
+          input: { file_path: `${ROOT}/min.js`, content: line },
+        },
+      ],
+    },
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_wc', name: 'Bash', input: { command: `wc -c < ${ROOT}/min.js` } },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Written.' }] },
+  ]);
+  await openApp(page);
+  await connect(page, api);
+  await allowEverything(page);
+  await sendPrompt(page, 'Write the minified file.');
+  await waitIdle(page);
+  const card = toolCard(page, 'toolu_min');
+  await expect(card).toHaveAttribute('data-status', 'done');
+  const row = card.locator('[data-diff-op="add"]');
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('diff-row-cut')).toHaveText(/… 29\d,\d{3} more characters on this line/);
+  const shown = await row.evaluate((el) => el.textContent?.length ?? 0);
+  expect(shown).toBeLessThan(4_200);
+  const wc = toolResultFor(api.requests[api.requests.length - 1], 'toolu_wc');
+  expect(resultText(wc ?? {}).trim()).toBe(String(line.length));
 });

@@ -17,6 +17,24 @@ const FOLD_CHARS = 8_000;
  * one task (7.4 s in Chromium, issue 17: no task over 50 ms); block by block, the page keeps answering.
  */
 const DIFF_BLOCK_ROWS = 400;
+/**
+ * Characters of one diff row shown: a Write of a minified file (one line of 1.5 MB) made a row the page
+ * took 460-620 ms to lay out, twice. The rest of the line is said, not shown (the file viewer has it).
+ */
+const DIFF_ROW_CHARS = 4_000;
+
+/** A row's text as shown: cut at DIFF_ROW_CHARS, with how much was left out. */
+function rowText(text: string): React.ReactNode {
+  if (text.length <= DIFF_ROW_CHARS) return text;
+  return (
+    <>
+      {text.slice(0, DIFF_ROW_CHARS)}
+      <span className="diff-cut muted" data-testid="diff-row-cut">
+        {` … ${(text.length - DIFF_ROW_CHARS).toLocaleString('en-US')} more characters on this line`}
+      </span>
+    </>
+  );
+}
 
 const DiffRows = memo(function DiffRows({ rows }: { rows: readonly DiffRow[] }) {
   return rows.map((row, i) => {
@@ -25,7 +43,7 @@ const DiffRows = memo(function DiffRows({ rows }: { rows: readonly DiffRow[] }) 
     if (row.op === 'hunk') {
       return (
         <span key={key} className="diff-line diff-hunk">
-          {row.text}
+          {rowText(row.text)}
         </span>
       );
     }
@@ -39,7 +57,7 @@ const DiffRows = memo(function DiffRows({ rows }: { rows: readonly DiffRow[] }) 
           {row.newLine ?? ''}
         </span>
         <span className="diff-sign">{sign}</span>
-        {row.text}
+        {rowText(row.text)}
       </span>
     );
   });
@@ -125,7 +143,7 @@ function Foldable({
   children,
 }: {
   lines: number;
-  /** The content's length: over FOLD_CHARS it folds too (one very long line). */
+  /** Characters of the content's first FOLD_LINES lines: over FOLD_CHARS it folds too (a very long line). */
   chars?: number;
   className: string;
   /** The content, or a function of whether the fold is open (to render only what shows). */
@@ -179,15 +197,25 @@ export function firstLines(text: string, n: number): string {
   return text.slice(0, at);
 }
 
-/** `text` as a folded view shows it: all of it when open, else its first FOLD_LINES lines. */
-const shown = (text: string, open: boolean) => (open ? text : firstLines(text, FOLD_LINES));
+/**
+ * How `text` folds: its first FOLD_LINES lines, cut at FOLD_CHARS characters (a minified file is one
+ * line of megabytes: laid out whole, the page spent 230 ms shaping it). `head` is what the fold keeps
+ * before that cut (the whole text when it has no more lines).
+ */
+function foldOf(text: string): { lines: number; head: number; folded: string } {
+  const head = firstLines(text, FOLD_LINES);
+  return { lines: lineCount(text), head: head.length, folded: head.slice(0, FOLD_CHARS) };
+}
 
 export function CodeView({ code, path, language }: { code: string; path?: string; language?: string }) {
+  const fold = useMemo(() => foldOf(code), [code]);
   return (
     <div className="code-view">
       {path && <div className="code-head mono">{path}</div>}
-      <Foldable lines={lineCount(code)} className="code-body">
-        {(open) => <HighlightedCode code={shown(code, open)} language={language ?? languageOfPath(path)} />}
+      <Foldable lines={fold.lines} chars={fold.head} className="code-body">
+        {(open) => (
+          <HighlightedCode code={open ? code : fold.folded} language={language ?? languageOfPath(path)} />
+        )}
       </Foldable>
     </div>
   );
@@ -208,9 +236,10 @@ export function MarkdownView({ text }: { text: string }) {
  * text layout.
  */
 export function PlainText({ text }: { text: string }) {
+  const fold = useMemo(() => foldOf(text), [text]);
   return (
-    <Foldable lines={lineCount(text)} chars={text.length} className="plain-text">
-      {(open) => (open ? text : shown(text, false).slice(0, FOLD_CHARS))}
+    <Foldable lines={fold.lines} chars={fold.head} className="plain-text">
+      {(open) => (open ? text : fold.folded)}
     </Foldable>
   );
 }
@@ -290,9 +319,10 @@ export function ResultView({ view }: { view: ToolResultView }) {
 }
 
 function TerminalStream({ text, className }: { text: string; className: string }) {
+  const fold = useMemo(() => foldOf(text), [text]);
   return (
-    <Foldable lines={lineCount(text)} className={className}>
-      {(open) => shown(text, open)}
+    <Foldable lines={fold.lines} chars={fold.head} className={className}>
+      {(open) => (open ? text : fold.folded)}
     </Foldable>
   );
 }
