@@ -14,7 +14,7 @@
  *
  * Without --dist it builds the app unminified (function names kept) into a temporary folder.
  * Cases: read-5mb (a ~5 MB file made by Bash, Read, then shown in the file viewer), write-2mb (a Write of
- * ~1.9 MB, its card's fold opened), write-1line (a Write of one 1.5 MB line), edit-1mb (Edits on a 1 MB file: one line, replace_all, a 300 kB
+ * ~1.9 MB, its card's fold opened), write-1line (a Write of one 1.5 MB line, then the file in the viewer), edit-1mb (Edits on a 1 MB file: one line, replace_all, a 300 kB
  * old_string), edit-ask (the same asked for in default mode: the permission prompt shows the diff),
  * grep-100k (Grep content mode, 100,000 matching lines, head_limit 0), view-runaway (a 190 kB file opened
  * in the viewer during a run, then a command that never yields, stopped with Esc), reload-300 (a session of 300 model
@@ -346,6 +346,16 @@ const CASES: Case[] = [
       api.script([text('Wrote.')]);
       await prompt(page, 'Write it.');
       await waitEnded(page, 'Wrote.');
+      await page.waitForTimeout(1_000);
+      // Then opened in the file viewer (which shows its first 200,000 characters).
+      await page.locator('[data-testid="file-item"][data-path="min.js"]').click();
+      await page.waitForFunction(
+        () =>
+          document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') ===
+          'yes',
+        undefined,
+        { timeout: 60_000, polling: 50 },
+      );
       await page.waitForTimeout(1_000);
     },
   },
