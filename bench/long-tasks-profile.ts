@@ -200,6 +200,16 @@ async function waitEnded(page: Page, done: string, timeout = 240_000): Promise<v
   await page.waitForFunction(ended, done, { timeout, polling: 250 });
 }
 
+/** Waits until the file viewer's code is highlighted. */
+async function waitHighlighted(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') === 'yes',
+    undefined,
+    { timeout: 60_000, polling: 50 },
+  );
+}
+
 async function prompt(page: Page, textIn: string): Promise<void> {
   const input = page.getByTestId('prompt-input');
   await page.waitForFunction(
@@ -244,13 +254,7 @@ const CASES: Case[] = [
       await page.locator('[data-testid="file-item"][data-path="big.js"]').click();
       const t0 = Date.now();
       // Its first 200,000 characters, highlighted, and a note.
-      await page.waitForFunction(
-        () =>
-          document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') ===
-          'yes',
-        undefined,
-        { timeout: 60_000, polling: 50 },
-      );
+      await waitHighlighted(page);
       console.log(`  read-5mb: click → highlighted ${Date.now() - t0} ms`);
       await page.waitForTimeout(1_000);
     },
@@ -268,13 +272,7 @@ const CASES: Case[] = [
     async run(page) {
       const t0 = Date.now();
       await page.locator('[data-testid="file-item"][data-path="mid.js"]').click();
-      await page.waitForFunction(
-        () =>
-          document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') ===
-          'yes',
-        undefined,
-        { timeout: 60_000, polling: 50 },
-      );
+      await waitHighlighted(page);
       console.log(`  view-190k: click → highlighted ${Date.now() - t0} ms`);
       await page.waitForTimeout(1_000);
     },
@@ -313,14 +311,11 @@ const CASES: Case[] = [
         { timeout: 30_000, polling: 50 },
       );
       await page.keyboard.press('Escape');
-      await page.waitForFunction(
-        () =>
-          !document.querySelector('[data-testid="stop-button"]') &&
-          document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') ===
-            'yes',
-        undefined,
-        { timeout: 60_000, polling: 50 },
-      );
+      await page.waitForFunction(() => !document.querySelector('[data-testid="stop-button"]'), undefined, {
+        timeout: 60_000,
+        polling: 50,
+      });
+      await waitHighlighted(page);
       await page.waitForTimeout(1_000);
     },
   },
@@ -349,13 +344,7 @@ const CASES: Case[] = [
       await page.waitForTimeout(1_000);
       // Then opened in the file viewer (which shows its first 200,000 characters).
       await page.locator('[data-testid="file-item"][data-path="min.js"]').click();
-      await page.waitForFunction(
-        () =>
-          document.querySelector('[data-testid="file-content"] code')?.getAttribute('data-highlighted') ===
-          'yes',
-        undefined,
-        { timeout: 60_000, polling: 50 },
-      );
+      await waitHighlighted(page);
       await page.waitForTimeout(1_000);
     },
   },
