@@ -26,8 +26,7 @@ export function useSnippetLine(path: string, before: string, after: string): num
         const st = await sandbox.stat(path);
         if (st.type !== 'file' || st.size > MAX_LOOKUP_CHARS) return;
         const text = await sandbox.readFile(path);
-        const at =
-          before !== '' && text.includes(before) ? text.indexOf(before) : after ? text.indexOf(after) : -1;
+        const at = snippetIndex(text, before, after);
         if (live && at >= 0) setLine(lineAt(text, at));
       } catch {
         // Unreadable or gone: numbered from 1.
@@ -38,6 +37,21 @@ export function useSnippetLine(path: string, before: string, after: string): num
     };
   }, [sandbox, path, before, after]);
   return line;
+}
+
+/**
+ * Where an Edit's snippet is in `text`: where `before` is (the call has not run), else where `after` is
+ * when it is there once (it ran). -1 when neither tells: `after` found several times (a refused call
+ * replacing with "x" matched the first x of the file) says nothing.
+ */
+export function snippetIndex(text: string, before: string, after: string): number {
+  if (before !== '') {
+    const at = text.indexOf(before);
+    if (at >= 0) return at;
+  }
+  if (after === '') return -1;
+  const at = text.indexOf(after);
+  return at >= 0 && text.indexOf(after, at + 1) < 0 ? at : -1;
 }
 
 /** The 1-based line of character `index` in `text`. */

@@ -3,7 +3,7 @@ import type { MessageParam } from '../core/messages.ts';
 import { DEMO_PROJECT } from '../sandbox/demo-project.ts';
 import { DEMO_FILES } from './EmptyState.tsx';
 import { decodeEntities, safeHref } from './markdown/safe.ts';
-import { lineAt } from './sandbox-context.ts';
+import { lineAt, snippetIndex } from './sandbox-context.ts';
 import { fromStoredView, itemsFromMessages, toStoredView } from './stored-view.ts';
 import { lineCount } from './ToolViews.tsx';
 import { latestTodos } from './todos.ts';
@@ -168,6 +168,16 @@ describe('small defects of #15', () => {
     expect(lineCount('one')).toBe(1);
     expect(lineCount('')).toBe(1);
     expect(lineCount('a\n\n')).toBe(2);
+  });
+
+  it("an Edit's snippet is found where its old string is, or where its new string is once", () => {
+    const file = 'one x\ntwo\nthree x\nfour\n';
+    expect(snippetIndex(file, 'three', 'THREE')).toBe(file.indexOf('three'));
+    // It ran: the new string is there, once.
+    expect(snippetIndex(file, 'gone', 'four')).toBe(file.indexOf('four'));
+    // Refused (its old string is not there) and its new string is everywhere: no guess.
+    expect(snippetIndex(file, 'qqq', 'x')).toBe(-1);
+    expect(snippetIndex(file, '', '')).toBe(-1);
   });
 
   it("an Edit's snippet diff is numbered from where the snippet is in the file", () => {
