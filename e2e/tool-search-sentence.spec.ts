@@ -104,6 +104,49 @@ test('the encoder reads the deferred tools once, keeps their vectors, and then t
   expect(new Set(modelFiles)).toEqual(new Set([new URL(page.url()).origin]));
 });
 
+test('turned off in Settings: nothing of the encoder is downloaded, and the card says it is off', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const modelFiles: string[] = [];
+  page.on('request', (r) => {
+    if (/group1-shard\dof7|tfjs-backend-wasm|model\.json|vocab/.test(r.url())) modelFiles.push(r.url());
+  });
+  await openApp(page);
+  await page.getByTestId('settings-button').click();
+  await page.getByTestId('api-key-input').fill('test');
+  await page.getByTestId('base-url-input').fill(api.url);
+  await page.getByTestId('tool-search-encoder').uncheck();
+  await expect(page.getByTestId('settings-dialog')).toContainText('nothing is downloaded');
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
+  // The setting outlives a reload (the servers' save reloads the page; the key, not remembered, does not).
+  await saveServersAndReload(page, [{ name: 'many', url: host.url }]);
+  await connect(page, api);
+  for (const id of ['toolu_o1', 'toolu_o2']) {
+    const card = await search(page, id, 'remind me to call Anna tomorrow');
+    expect(card).toContain('sentence encoder off (Settings)');
+    await expect(page.getByTestId('assistant-text').last()).toContainText(
+      'Got: mcp__many__slack_get_reminder',
+    );
+  }
+  // Long enough for a started encoder to have asked for its files (it asks at once when warmed).
+  await page.waitForTimeout(2000);
+  expect(modelFiles).toEqual([]);
+  // Turned back on, the encoder loads and takes part.
+  await page.getByTestId('settings-button').click();
+  await expect(page.getByTestId('tool-search-encoder')).not.toBeChecked();
+  await page.getByTestId('tool-search-encoder').check();
+  await page.getByTestId('settings-save').click();
+  await expect
+    .poll(async () => search(page, `toolu_on${Date.now()}`, 'remind me to call Anna tomorrow'), {
+      timeout: 90_000,
+      intervals: [2000],
+    })
+    .toContain('sentence encoder used');
+  expect(modelFiles.length).toBeGreaterThan(0);
+});
+
 test('a model file that does not load: the word ranking answers, and the card says why', async ({ page }) => {
   test.setTimeout(120_000);
   await page.route(/group1-shard3of7/, (route) => route.fulfill({ status: 404, body: 'gone' }));

@@ -22,8 +22,11 @@ export interface SessionTools {
   skillCatalog: SkillCatalog;
   permissions: PermissionStore;
   canUseTool: CanUseToolFn;
-  /** The pool of one request: MCP tools come and go between (and during) turns; denied tools are out. */
-  currentTools: () => AnyTool[];
+  /**
+   * The pool of one request: MCP tools come and go between (and during) turns; denied tools are out.
+   * `settings`: the ones to read (default: the session's current settings).
+   */
+  currentTools: (settings?: AgentSettings) => AnyTool[];
 }
 
 /** The session's tools and permissions, the store loaded. Rejects only if the permission store does. */
@@ -58,7 +61,10 @@ export async function createSessionTools(
   const skillCatalog = createSkillCatalog(() => options.skills ?? []);
   const baseTools = getAllBaseTools({
     // ToolSearch names servers still connecting when nothing matches.
-    toolSearch: { connectingServers: () => mcp?.connectingServers() ?? [] },
+    toolSearch: {
+      connectingServers: () => mcp?.connectingServers() ?? [],
+      sentenceEnabled: () => getSettings().toolSearchEncoder !== false,
+    },
     ...(mcp ? { mcpResources: mcp } : {}),
     skills: skillCatalog,
     fetchProxy: () => getSettings().fetchProxy,
@@ -78,8 +84,13 @@ export async function createSessionTools(
   // A blanket deny rule (any source, read at every request) removes the tool before the model sees it.
   const mcpTools = () =>
     getTools(permissions.blanketDenies(), [...(options.mcpTools ?? []), ...(mcp?.tools() ?? [])]);
-  // The first pool with a deferred MCP tool starts ToolSearch's semantic stage (in its worker).
-  const currentTools = () =>
-    warmToolSearch(assembleToolPool(getTools(permissions.blanketDenies(), baseTools), mcpTools()));
+  // The first pool with a deferred MCP tool starts ToolSearch's semantic stage (in its worker), and its
+  // sentence encoder unless the user turned it off.
+  const currentTools = (settings?: AgentSettings) =>
+    warmToolSearch(
+      assembleToolPool(getTools(permissions.blanketDenies(), baseTools), mcpTools()),
+      undefined,
+      (settings ?? getSettings()).toolSearchEncoder === false ? null : undefined,
+    );
   return { skillCatalog, permissions, canUseTool, currentTools };
 }

@@ -102,7 +102,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       getAppState,
       setAppState,
       hooks: sessionHooks.runner,
-      options: { tools: tools.currentTools(), permissionMode: initialSettings.permissionMode },
+      // `state` is not made yet: the first pool reads the initial settings.
+      options: { tools: tools.currentTools(initialSettings), permissionMode: initialSettings.permissionMode },
     }),
     transcript: [],
     contextTracker: createContextTracker(),

@@ -31,6 +31,11 @@ export interface AgentSettings {
   autoCompactRatio?: number;
   /** WebFetch's fetch proxy (`https://host/path`, called with `?url=`); empty: the dev server's, else direct. */
   fetchProxy?: string;
+  /**
+   * False: ToolSearch never loads its sentence encoder (about 28 MB of weights, fetched once when the
+   * first deferred MCP tool appears) and ranks by words and word expansions only. Default on.
+   */
+  toolSearchEncoder?: boolean;
 }
 
 /** Characters of one Messages API request body, by part (what the usage meter splits tokens by). */

@@ -95,6 +95,11 @@ export interface EmbedConfig {
   /** Permission rules from the host page (source "embed config"). */
   permissions?: { allow?: string[]; ask?: string[]; deny?: string[] };
   mcpServers?: EmbedMcpServer[];
+  /**
+   * false: ToolSearch never downloads its sentence encoder (about 30 MB, served from the app's origin
+   * when a server first has deferred tools) and ranks MCP tools by words only. Default true.
+   */
+  toolSearchEncoder?: boolean;
   sandbox?: 'auto' | 'webcontainer' | 'just-bash';
   theme?: EmbedTheme;
   layout?: EmbedLayout;

@@ -112,6 +112,7 @@ async function start(
     ...(cfg.model ? { model: cfg.model } : {}),
     ...(cfg.maxTokens ? { maxTokens: cfg.maxTokens } : {}),
     ...(cfg.permissionMode ? { permissionMode: cfg.permissionMode } : {}),
+    ...(cfg.toolSearchEncoder === false ? { toolSearchEncoder: false } : {}),
   };
   const root = createEmbedRoot(element, cfg, { fillHost: Boolean(options.onAutoHeight) });
   const themeRoot = options.documentTheme ? element.ownerDocument.documentElement : root;

@@ -13,6 +13,7 @@ describe('validateEmbedConfig', () => {
       permissionMode: 'acceptEdits',
       permissions: { allow: ['Bash(npm test:*)'], deny: ['WebFetch'] },
       mcpServers: [{ name: 'docs', url: 'https://mcp.example.com/mcp', transport: 'http' }],
+      toolSearchEncoder: false,
       sandbox: 'just-bash',
       demo: { turns: [{ content: [{ type: 'text', text: 'hello' }] }], chunkDelayMs: 0 },
     };
@@ -25,6 +26,7 @@ describe('validateEmbedConfig', () => {
       maxTokens: 4096,
       permissionMode: 'acceptEdits',
       permissions: { allow: ['Bash(npm test:*)'], deny: ['WebFetch'] },
+      toolSearchEncoder: false,
       sandbox: 'just-bash',
     });
     expect(config.mcpServers).toEqual([raw.mcpServers[0]]);
@@ -45,11 +47,13 @@ describe('validateEmbedConfig', () => {
       baseURL: 'javascript:alert(1)',
       sandbox: 'docker',
       colour: 'red',
+      toolSearchEncoder: 'no',
     });
     expect(config).toEqual({ model: 'claude-haiku-4-5' });
     expect(warnings.map((w) => w.field).sort()).toEqual(
-      ['baseURL', 'colour', 'maxTokens', 'permissionMode', 'sandbox'].sort(),
+      ['baseURL', 'colour', 'maxTokens', 'permissionMode', 'sandbox', 'toolSearchEncoder'].sort(),
     );
+    expect(warnings.find((w) => w.field === 'toolSearchEncoder')?.message).toMatch(/true or false/);
     expect(warnings.find((w) => w.field === 'maxTokens')?.message).toMatch(/integer from 1/);
   });
 

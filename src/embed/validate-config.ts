@@ -40,6 +40,7 @@ const KNOWN_FIELDS = [
   'permissionMode',
   'permissions',
   'mcpServers',
+  'toolSearchEncoder',
   'sandbox',
   'theme',
   'layout',
@@ -127,6 +128,14 @@ function validate(raw: unknown): ValidatedConfig {
       config.maxTokens = n;
     else
       warn('maxTokens', `maxTokens must be an integer from 1 to ${MAX_EMBED_MAX_TOKENS} (got ${String(n)}).`);
+  }
+  if (raw.toolSearchEncoder !== undefined) {
+    if (typeof raw.toolSearchEncoder === 'boolean') config.toolSearchEncoder = raw.toolSearchEncoder;
+    else
+      warn(
+        'toolSearchEncoder',
+        `toolSearchEncoder must be true or false (got ${kindOf(raw.toolSearchEncoder)}).`,
+      );
   }
   if (raw.permissionMode !== undefined) {
     if ((PERMISSION_MODES as readonly unknown[]).includes(raw.permissionMode)) {

@@ -167,6 +167,7 @@ export function SettingsDialog({
         autoCompact: draft.autoCompact,
         autoCompactRatio: Number(draft.compactPercent) / 100,
         fetchProxy: draft.fetchProxy.trim(),
+        toolSearchEncoder: draft.toolSearchEncoder,
       },
       theme: draft.theme,
       rememberKey: draft.remember,
@@ -394,6 +395,22 @@ export function SettingsDialog({
             </span>
           </label>
         </div>
+        <div className="field">
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={draft.toolSearchEncoder}
+              onChange={(e) => setDraft({ ...draft, toolSearchEncoder: e.target.checked })}
+              data-testid="tool-search-encoder"
+            />
+            ToolSearch understands meaning (sentence encoder)
+          </label>
+          <span className="field-help">
+            {draft.toolSearchEncoder
+              ? 'Downloads about 30 MB once, from this site, when an MCP server first has tools to search.'
+              : 'Off: nothing is downloaded; ToolSearch matches words and their near synonyms only.'}
+          </span>
+        </div>
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={onClose} data-testid="settings-cancel">
             Cancel
@@ -423,6 +440,7 @@ function toDraft(settings: AgentSettings, theme: Theme, remember: boolean) {
     autoCompact: settings.autoCompact !== false,
     compactPercent: String(Math.round((settings.autoCompactRatio ?? DEFAULT_AUTO_COMPACT_RATIO) * 100)),
     fetchProxy: settings.fetchProxy ?? '',
+    toolSearchEncoder: settings.toolSearchEncoder !== false,
     theme,
     remember,
   };

@@ -109,6 +109,7 @@ function sanitizeSettings(v: unknown): Partial<AgentSettings> {
   if (typeof v.thinkingBudget === 'number' && Number.isInteger(v.thinkingBudget) && v.thinkingBudget >= 0)
     out.thinkingBudget = v.thinkingBudget;
   if (typeof v.autoCompact === 'boolean') out.autoCompact = v.autoCompact;
+  if (typeof v.toolSearchEncoder === 'boolean') out.toolSearchEncoder = v.toolSearchEncoder;
   if (typeof v.autoCompactRatio === 'number' && v.autoCompactRatio > 0 && v.autoCompactRatio < 1)
     out.autoCompactRatio = v.autoCompactRatio;
   return out;

@@ -141,8 +141,17 @@ describe('ToolSearch with the sentence encoder, through the tool-call path', () 
   const wordStage = () =>
     createInProcessSemanticStage(async () => new Uint8Array(readFileSync(WORD_VECTORS)));
 
-  async function search(stage: SentenceStage | null, query: string, semantic: SemanticStage | null = null) {
-    const tool = createToolSearchTool({ semantic, sentence: stage });
+  async function search(
+    stage: SentenceStage | null,
+    query: string,
+    semantic: SemanticStage | null = null,
+    sentenceEnabled?: () => boolean,
+  ) {
+    const tool = createToolSearchTool({
+      semantic,
+      sentence: stage,
+      ...(sentenceEnabled ? { sentenceEnabled } : {}),
+    });
     const pool = [tool, ...CATALOGUE];
     const ctx = createToolUseContext({ sandbox, options: { tools: pool } });
     const call = await prepareCall(
@@ -197,6 +206,31 @@ describe('ToolSearch with the sentence encoder, through the tool-call path', () 
       const none = await search(stage, query, wordStage());
       expect(String(none.block.content)).toMatch(/^No deferred tools match/);
     }
+  });
+
+  it('turned off in Settings: the encoder is never loaded nor asked, the card says so; turned on, it is used', async () => {
+    let loads = 0;
+    const { encoder, seen } = counted();
+    const stage = createInProcessSentenceStage(async () => {
+      loads++;
+      return encoder;
+    });
+    let enabled = false;
+    const query = 'how many euros are 100 Danish kroner worth';
+    const off = await search(stage, query, wordStage(), () => enabled);
+    expect(off.names[0]).toBe('mcp__weather__get_forecast');
+    expect(off.note).toMatch(/; sentence encoder off \(Settings\)$/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(loads).toBe(0);
+    expect(seen).toEqual([]);
+    expect(stage.status().state).toBe('idle');
+    // Turned on: the next searches load it, and once the tools are read meaning takes part.
+    enabled = true;
+    await untilReady(async () => ({
+      cosines: (await search(stage, query, wordStage(), () => enabled)).note?.endsWith('encoder used'),
+    }));
+    expect(loads).toBe(1);
+    expect((await search(stage, query, wordStage(), () => enabled)).names[0]).toBe('mcp__fx__exchange_rate');
   });
 
   it('an encoder that fails to load: the word ranking, and the card says why', async () => {

@@ -139,6 +139,9 @@ function sentenceToolsOf(index: object, deferred: readonly AnyTool[]): SentenceT
   return tools;
 }
 
+/** What the card says when the user turned the sentence encoder off. */
+export const SENTENCE_OFF_NOTE = 'sentence encoder off (Settings)';
+
 /** The sentence encoder's cosines for a keyword query, and how it took part (for the UI). Never rejects. */
 async function sentenceCosines(
   stage: SentenceStage | undefined,
@@ -186,7 +189,7 @@ let preparedIndex: object | undefined;
 export function warmToolSearch<T extends readonly AnyTool[]>(
   pool: T,
   stage: SemanticStage | undefined = defaultSemanticStage(),
-  sentence: SentenceStage | undefined = defaultSentenceStage(),
+  sentence: SentenceStage | null | undefined = defaultSentenceStage(),
 ): T {
   try {
     if (!pool.some((t) => t.isMcp && isDeferredTool(t))) return pool;
@@ -247,14 +250,26 @@ export interface ToolSearchOptions {
   semantic?: SemanticStage | null;
   /** The sentence encoder (default: the page's worker; none in Node). null: none. */
   sentence?: SentenceStage | null;
+  /**
+   * Read at each search: false leaves the sentence encoder out (the user turned it off; the card says
+   * so). Default: on.
+   */
+  sentenceEnabled?: () => boolean;
 }
 
 /** A ToolSearch tool; `connectingServers` lets its answers name servers still connecting. */
 export function createToolSearchTool(options: ToolSearchOptions = {}) {
   const stageOf = () =>
     options.semantic === null ? undefined : (options.semantic ?? defaultSemanticStage());
+  const sentenceOff = () => {
+    try {
+      return options.sentenceEnabled?.() === false;
+    } catch {
+      return false;
+    }
+  };
   const sentenceOf = () =>
-    options.sentence === null ? undefined : (options.sentence ?? defaultSentenceStage());
+    options.sentence === null || sentenceOff() ? undefined : (options.sentence ?? defaultSentenceStage());
   return buildTool<typeof inputSchema, ToolSearchOutput>({
     name: TOOL_SEARCH_TOOL_NAME,
     searchHint: 'find load deferred mcp tools schema',
@@ -300,7 +315,8 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
         ]);
         ({ expansions } = words);
         sentence = meaning.sentence;
-        semantic = meaning.note ? `${words.semantic}; ${meaning.note}` : words.semantic;
+        const note = sentenceOff() ? SENTENCE_OFF_NOTE : meaning.note;
+        semantic = note ? `${words.semantic}; ${note}` : words.semantic;
       }
       const { matches, notes, form } = searchTools(pool, input.query, input.max_results, {
         connecting,
