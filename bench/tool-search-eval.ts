@@ -33,7 +33,22 @@ export interface LabelledQuery {
   /** Gold tool names as the server lists them (any server's tool of that name counts). */
   gold: string[];
   split: Split;
+  /**
+   * A LiveMCPBench step paired with its tool by position in a task that also has a step needing no tool
+   * ("write a report"): the lists line up in length but the pairs may be shifted (TASK_REPORT_STEP).
+   */
+  pairingSuspect?: boolean;
 }
+
+/**
+ * A step that needs no tool (the answer itself: a report, a summary, a recommendation), unless it names a
+ * file to write. A task with one and as many tools as steps has at least one tool paired with the wrong
+ * step (e.g. "Get cashflow, income statement" / "Get news" / "make a report" against get_income_statement
+ * / get_cashflow / get_news).
+ */
+export const TASK_REPORT_STEP =
+  /\b(write|make|create|generate|give|prepare|compose|draft)\b.{0,30}\b(report|summary|analysis|explanation)\b|^(summari[sz]e|explain|recommend|answer)\b/i;
+const reportStep = (step: string) => TASK_REPORT_STEP.test(step) && !/\/|\.\w{2,4}\b/.test(step);
 
 interface Task {
   task_id: string;
@@ -56,8 +71,10 @@ export function liveMcpBenchQueries(dataDir: string, known: ReadonlySet<string>)
     const steps = numbered(t['Annotator Metadata'].Steps);
     const tools = numbered(t['Annotator Metadata'].Tools);
     if (steps.length === tools.length) {
+      const pairingSuspect = steps.some(reportStep);
       steps.forEach((text, i) => {
-        if (known.has(tools[i])) out.push({ source: 'livemcpbench-steps', text, gold: [tools[i]], split });
+        if (known.has(tools[i]))
+          out.push({ source: 'livemcpbench-steps', text, gold: [tools[i]], split, pairingSuspect });
       });
     }
     const gold = [...new Set(tools)].filter((g) => known.has(g));

@@ -127,6 +127,7 @@ export async function run(ctx: BenchContext): Promise<string[]> {
 
   const rows: string[][] = [];
   const goals: string[] = [];
+  const breakdown: string[] = [];
   for (const name of ['livemcpbench-steps', 'livemcpbench-tasks', 'metatool']) {
     const entries = name === 'metatool' ? meta : full;
     const qs = queries.filter((q) => q.source === name && q.split === split);
@@ -163,6 +164,8 @@ export async function run(ctx: BenchContext): Promise<string[]> {
       results.splice(1, 0, ['tabcode, Porter2 stemmer', evaluate(qs, (t) => withPorter.get(t) ?? [])]);
     }
     for (const [n, m] of results) rows.push([name, String(m.n), n, q3(m.r1), q3(m.r5), q3(m.mrr10)]);
+    if (name === 'livemcpbench-steps')
+      breakdown.push(...stepsBreakdown(qs, entries, withSentence, bm25Ranker(entries)));
     const bm25 = results.find(([n]) => n === 'plain BM25')?.[1] ?? results[0][1];
     const gain = results[0][1].r5 - bm25.r5;
     goals.push(
@@ -171,6 +174,7 @@ export async function run(ctx: BenchContext): Promise<string[]> {
   }
   lines.push(...table(['source', 'queries', 'ranking', 'recall@1', 'recall@5', 'MRR@10'], rows));
   lines.push(`recall@5, tabcode (sentence encoder ready) − plain BM25: ${goals.join('; ')}`);
+  lines.push(...breakdown);
   if (encoderCost.texts) {
     lines.push(
       `Sentence encoder in Node this run: ${encoderCost.texts} texts embedded in ${(encoderCost.ms / 1000).toFixed(1)} s (the rest from the cache in os.tmpdir()); its cold cost in the page: npx tsx bench/tool-search-use.ts --page.`,
@@ -186,6 +190,47 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     )),
   );
   return lines;
+}
+
+/** True when most of a description is in Chinese script (a fifth of its characters or more are Han). */
+const mostlyHan = (s: string) => (s.match(/\p{Script=Han}/gu)?.length ?? 0) >= s.length * 0.2;
+
+/**
+ * The steps source by kind of query, for reading its figures (same queries, same rankings): steps whose
+ * gold tool is described in Chinese (an English step shares no word with it but its name), steps of a
+ * task whose pairing by position is suspect (LabelledQuery.pairingSuspect), and the rest.
+ */
+function stepsBreakdown(
+  qs: readonly LabelledQuery[],
+  entries: readonly CatalogueEntry[],
+  tabcode: ReadonlyMap<string, Slots>,
+  bm25: Ranker,
+): string[] {
+  const han = new Set(entries.filter((e) => mostlyHan(e.description)).map((e) => e.tool));
+  const kinds: [string, (q: LabelledQuery) => boolean][] = [
+    ['gold tool described in Chinese', (q) => q.gold.some((g) => han.has(g))],
+    [
+      'pairing suspect (task has a report step)',
+      (q) => !q.gold.some((g) => han.has(g)) && !!q.pairingSuspect,
+    ],
+    ['the rest', (q) => !q.gold.some((g) => han.has(g)) && !q.pairingSuspect],
+  ];
+  const hits = (q: LabelledQuery, slots: Slots) =>
+    slots.slice(0, 5).some((s) => s.some((n) => q.gold.includes(n)));
+  return [
+    'livemcpbench-steps by kind, recall@5 (hits / queries), tabcode (encoder ready) vs plain BM25:',
+    ...kinds.map(([label, test]) => {
+      const part = qs.filter(test);
+      const t = part.filter((q) => hits(q, tabcode.get(q.text) ?? [])).length;
+      const b = part.filter((q) =>
+        hits(
+          q,
+          bm25(q.text).map((e) => [e.tool]),
+        ),
+      ).length;
+      return `  ${label}: ${t} / ${part.length} vs ${b} / ${part.length}`;
+    }),
+  ];
 }
 
 /** A pool of `n` tools: the catalogues, repeated under renamed servers as needed. */
