@@ -20,7 +20,8 @@ describe('splitting a command line into what it runs', () => {
     ['for i in $(a); do b "$i"; done', ['a', 'b <?>']],
     ['while a; do b; done; until c; do d; done', ['a', 'b', 'c', 'd']],
     ['case $(a) in x) b;; *) c;; esac', ['a', 'b', 'c']],
-    ['f() { a; }; f', ['a', '', 'f']],
+    // The body where it is defined, the definition, the body again where it is called (from there), the call.
+    ['f() { a; }; f', ['a', '', 'a', 'f']],
     ["bash -c 'a && b'", ['a', 'b', 'bash -c a && b']],
     ['sh -ec "a"', ['a', 'sh -ec a']],
     ['eval "a; b"', ['a', 'b', 'eval a; b']],

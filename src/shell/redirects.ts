@@ -73,8 +73,13 @@ export function redirectIo(list: readonly RedirectionNode[]): RedirectIo {
         file('write');
         if (isFile) io.overwrites = true;
         break;
+      case '<>':
+        // Opened for reading and writing: what the command reads from it is the file's content.
+        file('read');
+        file('write');
+        break;
       default:
-        // >>, &>>, <> (read and write).
+        // >>, &>>.
         file('write');
     }
   }

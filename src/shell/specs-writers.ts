@@ -73,6 +73,9 @@ export const WRITER_SPECS: Record<string, Spec> = {
     },
     operands: 'move',
     readOnly: 'mv moves files',
+    // A moved directory takes everything below it (a .git too), and shows it under the new name.
+    recursive: true,
+    destructive: true,
   },
   ln: {
     options: {

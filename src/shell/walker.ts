@@ -58,6 +58,10 @@ export class Walker {
   anyAssign = false;
   parserRuns = 0;
   private readonly functions = new Set<string>();
+  /** What a function or alias name runs: walked again where it is called, from there. */
+  private readonly bodies = new Map<string, CommandNode | string>();
+  /** Names whose body is being walked for a call (a recursive call is walked once). */
+  private readonly calling = new Set<string>();
   /** Names `hash -p` bound to another program. */
   private readonly rebound = new Set<string>();
 
@@ -123,19 +127,21 @@ export class Walker {
         this.assigns.add(node.variable);
         const facts = this.expansions(node.words, scope, depth);
         if (facts.evaluates.length > 0) this.pseudo('for … in', facts.evaluates[0], true);
-        this.statements(node.body, scope, depth);
+        this.loop(() => this.statements(node.body, scope, depth), scope);
         break;
       }
       case 'CStyleFor': {
         const facts = this.expansions([node.init, node.condition, node.update], scope, depth);
         this.pseudo('for (( … ))', facts.evaluates[0] ?? null, true);
-        this.statements(node.body, scope, depth);
+        this.loop(() => this.statements(node.body, scope, depth), scope);
         break;
       }
       case 'While':
       case 'Until':
-        this.statements(node.condition, scope, depth);
-        this.statements(node.body, scope, depth);
+        this.loop(() => {
+          this.statements(node.condition, scope, depth);
+          this.statements(node.body, scope, depth);
+        }, scope);
         break;
       case 'Case': {
         const facts = this.expansions([node.word, ...node.items.map((i) => i.patterns)], scope, depth);
@@ -162,8 +168,10 @@ export class Walker {
         break;
       }
       case 'FunctionDef':
-        // From here on the name runs the body (walked here) rather than a program of that name.
+        // From here on the name runs the body rather than a program of that name: walked here, and again
+        // at each call from where it is called (it runs in the caller's shell: its cd counts there).
         this.functions.add(node.name);
+        this.bodies.set(node.name, node.body);
         this.command(node.body, copyScope(scope), depth);
         this.pseudo(`${node.name}() { … }`, 'defines a function', true, false);
         break;
@@ -171,6 +179,33 @@ export class Walker {
         throw new Unparseable(`unknown command ${(node as { type: string }).type}`);
     }
     this.compoundRedirections(node.redirections, scope, depth);
+  }
+
+  /**
+   * A loop's condition and body run again and again, each time from where the last one left: when a
+   * pass moves the shell (`cd`), the next one runs from a directory the line does not fix, so it is walked
+   * again from an unknown directory (relative paths then name no known file).
+   */
+  private loop(pass: () => void, scope: Scope): void {
+    const before = scope.cdTrail ? scope.cdTrail.join('\0') : null;
+    pass();
+    const after = scope.cdTrail ? scope.cdTrail.join('\0') : null;
+    if (before === null || after === before) return;
+    scope.cdTrail = null;
+    pass();
+  }
+
+  /** A call of a function or alias the line defined: its body, walked from where it is called. */
+  private call(name: string, scope: Scope, depth: number): void {
+    const body = name ? this.bodies.get(name) : undefined;
+    if (body === undefined || this.calling.has(name)) return;
+    this.calling.add(name);
+    try {
+      if (typeof body === 'string') this.text(body, scope, depth);
+      else this.command(body, scope, depth + 1);
+    } finally {
+      this.calling.delete(name);
+    }
   }
 
   /** A command with no program of its own (`[[ ]]`, `(( ))`, a function definition). */
@@ -315,6 +350,7 @@ export class Walker {
       }
     }
     if (this.rebound.has(name)) evaluates.push(`${name} was bound to another program with hash -p`);
+    this.call(name, scope, depth);
 
     if (inner.length === 0 && !un.splitString) {
       // Assignments, redirections, `exec 3>file`, or a wrapper that runs nothing (`env`, `command -v x`).
@@ -398,7 +434,8 @@ export class Walker {
       changesState = true;
       if (action && (action.dynamic || (k === 2 ? action.text !== '-' : !action.text.startsWith('-')))) {
         if (action.dynamic) opaque = true;
-        else this.text(action.text, copyScope(scope), depth);
+        // It runs later (at EXIT, on a signal), from wherever the shell is by then.
+        else this.text(action.text, { cdTrail: null }, depth);
       }
     } else if (name === 'alias') {
       changesState = true;
@@ -407,7 +444,10 @@ export class Walker {
         if (eq < 0) continue;
         this.functions.add(w.text.slice(0, eq));
         if (w.dynamic) opaque = true;
-        else this.text(w.text.slice(eq + 1), copyScope(scope), depth);
+        else {
+          this.bodies.set(w.text.slice(0, eq), w.text.slice(eq + 1));
+          this.text(w.text.slice(eq + 1), copyScope(scope), depth);
+        }
       }
     } else if (name === 'watch') {
       // watch [-n SECONDS] [-d] ... COMMAND: the rest is a command line.
