@@ -158,16 +158,32 @@ export function readAwkProgram(src: string): AwkProgram {
   // Inside a print/printf statement (depth of parentheses when it began), `>` redirects.
   let printDepth: number | null = null;
   let depth = 0;
+  // A getline earlier in the statement: a `<` after it (past any target: `getline $1 < f`) opens a file.
+  let afterGetline = false;
+  /** A string that the next token joins to (awk concatenates side by side): the whole is an expression. */
+  const joined = (k: number) => {
+    const after = tokens[k + 1];
+    return (
+      after !== undefined &&
+      (after.kind === 'str' ||
+        after.kind === 'word' ||
+        (after.kind === 'op' && (after.value === '(' || after.value === '$')))
+    );
+  };
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k];
     const next = tokens[k + 1];
     const prev = tokens[k - 1];
     if (t.kind === 'end' || (t.kind === 'op' && (t.value === '{' || t.value === '}'))) {
       printDepth = null;
+      afterGetline = false;
       if (t.kind === 'op') depth = 0;
       continue;
     }
     if (t.kind === 'word') {
+      if (t.value === 'getline') afterGetline = true;
+      // ARGV and ARGC name the input files: a program that changes them reads files its words do not show.
+      if (t.value === 'ARGV' || t.value === 'ARGC') out.dynamicRead = true;
       if (t.value === 'print' || t.value === 'printf') printDepth = depth;
       else if (t.value.startsWith('@')) out.opaque ??= `awk ${t.value} loads code`;
       else if (t.value === 'system') {
@@ -184,21 +200,24 @@ export function readAwkProgram(src: string): AwkProgram {
       continue;
     }
     if (t.kind !== 'op') continue;
-    const getline = [tokens[k - 1], tokens[k - 2]].some((p) => p?.kind === 'word' && p.value === 'getline');
-    if (t.value === '<' && getline) {
-      // `getline < "file"`, `getline line < "file"`.
-      if (next?.kind === 'str') out.reads.push(next.value);
+    if (t.value === '<' && afterGetline) {
+      // `getline < "file"`, `getline line < "file"`, `getline $1 < "file"`.
+      if (next?.kind === 'str' && !joined(k + 1)) out.reads.push(next.value);
       else out.dynamicRead = true;
     } else if (t.value === '(' || t.value === '[') depth++;
     else if (t.value === ')' || t.value === ']') depth = Math.max(0, depth - 1);
     else if (t.value === '|' || t.value === '|&') {
       // `print ... | "cmd"` or `"cmd" | getline`.
       const cmd =
-        next?.kind === 'str' && printDepth !== null ? next : prev?.kind === 'str' ? prev : undefined;
+        next?.kind === 'str' && printDepth !== null && !joined(k + 1)
+          ? next
+          : prev?.kind === 'str' && tokens[k - 2]?.kind !== 'str' && tokens[k - 2]?.kind !== 'word'
+            ? prev
+            : undefined;
       if (cmd?.kind === 'str') out.commands.push(cmd.value);
       else out.opaque ??= 'an awk pipe runs a command only known at run time';
     } else if ((t.value === '>' || t.value === '>>') && printDepth !== null && depth === printDepth) {
-      if (next?.kind === 'str') {
+      if (next?.kind === 'str' && !joined(k + 1)) {
         if (!/^\/dev\/(stdout|stderr)$/.test(next.value)) out.writes.push(next.value);
       } else out.dynamicWrite = true;
     }

@@ -11,6 +11,17 @@ export interface PathUse {
   redirect?: boolean;
 }
 
+/**
+ * Whether a word may name a directory as far as its text tells: `.`, `..`, a trailing slash, a run-time
+ * word, or a last name without an extension (`secrets`, `e`; not `notes.txt`). For programs that read
+ * what is inside a directory operand (diff compares it file by file).
+ */
+export function mayNameDirectory(w: ShellWord): boolean {
+  if (w.dynamic || w.glob) return true;
+  const last = w.text.replace(/\/+$/, '').split('/').pop() ?? '';
+  return w.text.endsWith('/') || last === '' || last === '.' || last === '..' || !/.\.[^.]+$/.test(last);
+}
+
 /** What a program does with its arguments. */
 export interface ProgramFacts {
   paths: PathUse[];

@@ -7,6 +7,7 @@ import { analyzeAwk } from './awk.ts';
 import {
   emptyProgramFacts as facts,
   type LinkUse,
+  mayNameDirectory,
   type PathUse,
   type ProgramFacts,
   pathUse as use,
@@ -42,7 +43,19 @@ function dangerous(spec: Spec): boolean {
 
 function isRecursive(spec: Spec, a: ParsedArgs): boolean {
   if (spec.recursive === true) return true;
-  return (spec.recursive ?? []).some((f) => a.flags.has(f));
+  const flags = spec.recursive ?? [];
+  if (flags.some((f) => a.flags.has(f))) return true;
+  // getopt_long takes an abbreviation (`--recur`, `--recu`): any prefix of a recursive long flag counts
+  // (an ambiguous one fails the program, which is the safe side too).
+  const long = flags.filter((f) => f.startsWith('--'));
+  for (const given of a.flags) {
+    if (given.startsWith('--') && given.length > 2 && long.some((f) => f.startsWith(given))) return true;
+  }
+  return a.values.some(
+    (v) =>
+      spec.recursiveValues?.includes(v.option) &&
+      (v.word.dynamic || (v.word.text !== '' && 'recurse'.startsWith(v.word.text))),
+  );
 }
 
 /**
@@ -100,7 +113,9 @@ function operandPaths(
           ...outputs.map((w) => use(w, 'write', true)),
         ];
       }
-      return ops.map((w) => use(w, 'read', true, recursive));
+      return ops.map((w) =>
+        use(w, 'read', true, recursive || (spec.directoryOperands === true && mayNameDirectory(w))),
+      );
     case 'write':
       return ops.map((w) => use(w, 'write', true, recursive));
     case 'modify':
@@ -181,9 +196,15 @@ const DIRECTORY_OPTION =
   /^(-[CdtP]|--(directory|target-directory|output-dir|destination|prefix|dest|chdir|cwd|root))$/;
 
 /**
- * A program the analysis does not know: every operand and option value may be a file, of any use; the
- * value of a directory option may be a directory it works through, so a rule about anything inside it
- * may match too.
+ * Path-like parts of a word that holds more than a path (`-c '!rm src/app.ts'`, `"select
+ * writefile('config/prod.env', …)"`): a name with a slash, or a dot file.
+ */
+const PATH_FRAGMENT = /(?:~|\.{1,2})?\/?[\w.-]+(?:\/[\w.-]+)+\/?|(?<![\w./-])\.[\w][\w.-]*/g;
+
+/**
+ * A program the analysis does not know: every operand and option value may be a file, of any use, and so
+ * may the paths written inside its other words (a command or query it is given as text); the value of a
+ * directory option may be a directory it works through, so a rule about anything inside it may match too.
  */
 function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts {
   const out = facts();
@@ -195,6 +216,12 @@ function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts 
     if (DIRECTORY_OPTION.test(t) && args[i + 1]) directories.add(args[i + 1]);
     else if (t.startsWith('--') && eq > 0 && DIRECTORY_OPTION.test(t.slice(0, eq)))
       out.paths.push(use({ ...args[i], text: t.slice(eq + 1) }, 'unknown', false, true));
+  }
+  for (const w of args) {
+    if (w.dynamic) continue;
+    for (const m of w.text.matchAll(PATH_FRAGMENT)) {
+      if (m[0] !== w.text) out.paths.push(use({ ...w, text: m[0], glob: false }, 'unknown', false));
+    }
   }
   for (const w of [...a.operands, ...a.unknownValues]) {
     out.paths.push(use(w, 'unknown', false, directories.has(w)));

@@ -21,6 +21,8 @@ const GREP: Spec = {
   readOnly: true,
   patternOptions: ['-e', '-f', '--regexp', '--file'],
   recursive: RECURSIVE_FLAGS,
+  // `-d recurse`, `--directories=rec` (an abbreviation, as GNU grep's argmatch takes): the same as -r.
+  recursiveValues: ['-d', '--directories'],
 };
 
 /** bat (batcat on Debian): prints files, highlighted, through a pager it can be told to run. */
@@ -189,6 +191,8 @@ export const READER_SPECS: Record<string, Spec> = {
     operands: 'read',
     readOnly: true,
     recursive: RECURSIVE_FLAGS,
+    // A directory operand is compared file by file (`diff e .` reads ./.env when e/.env exists).
+    directoryOperands: true,
   },
   tree: {
     options: {

@@ -42,7 +42,8 @@ export const WRITER_SPECS: Record<string, Spec> = {
     operands: 'write',
     readOnly: 'touch changes files',
   },
-  tee: { options: { long: flagsOf('--output-error') }, operands: 'write', readOnly: 'tee writes files' },
+  // `--output-error[=MODE]`: its value only glued with `=`; a next word is a file tee writes.
+  tee: { options: { long: { '--output-error': 'value?' } }, operands: 'write', readOnly: 'tee writes files' },
   cp: {
     options: {
       short: short('S', { t: 'write-dir' }),

@@ -35,6 +35,10 @@ export interface Spec {
   patternOptions?: readonly string[];
   /** Recursive always, or with one of these flags. */
   recursive?: true | readonly string[];
+  /** An operand that may name a directory is read with what is inside it (facts.ts mayNameDirectory). */
+  directoryOperands?: boolean;
+  /** Options whose value `recurse` (or any abbreviation of it, or a run-time value) makes it recursive. */
+  recursiveValues?: readonly string[];
   destructive?: boolean;
   /** Flags that make it rewrite its file operands in place (`yq -i`): they are read and written. */
   inPlace?: readonly string[];

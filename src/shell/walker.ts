@@ -338,6 +338,14 @@ export class Walker {
       for (const w of inner.slice(1)) {
         const eq = w.text.indexOf('=');
         if (eq <= 0) continue;
+        // `declare -a a=($(cmd))`: the parser keeps an array value of a builtin's argument as flat text,
+        // so the commands bash runs to expand it are not seen.
+        if (w.text[eq + 1] === '(') {
+          evaluates.push(
+            `${name} with an array value (${w.text.slice(0, eq)}=(…)) runs what its expansion holds`,
+          );
+          continue;
+        }
         const value = { ...w, text: w.text.slice(eq + 1) };
         const why = this.codeVariable(w.text.slice(0, eq), value, scope, depth);
         if (why) evaluates.push(why);
@@ -497,15 +505,24 @@ export class Walker {
       this.assigns.add('OLDPWD');
     }
 
-    const paths: PathUse[] = [
+    // `env -C DIR cmd FILE`: the program and its files are found from DIR (the redirections, opened by
+    // the shell, and DIR itself from where the shell is).
+    const programScope: Scope = un.chdir
+      ? { cdTrail: un.chdir.dynamic || !scope.cdTrail ? null : [...scope.cdTrail, un.chdir.text] }
+      : scope;
+    const programPaths: PathUse[] = [
       ...(facts?.paths ?? []),
-      ...io.paths,
       ...un.paths.map((p) => ({ ...p, sure: true, recursive: false })),
     ];
-    if (un.chdir) paths.push({ word: un.chdir, access: 'read', sure: true, recursive: false });
     // A script it runs is read (`source .env`, `sh key.pem`): a Read rule on it denies.
-    for (const word of scriptFiles(inner)) paths.push({ word, access: 'read', sure: true, recursive: false });
-    const refs = paths.map((p) => pathRef(p, scope));
+    for (const word of scriptFiles(inner))
+      programPaths.push({ word, access: 'read', sure: true, recursive: false });
+    const shellPaths: PathUse[] = [...io.paths];
+    if (un.chdir) shellPaths.push({ word: un.chdir, access: 'read', sure: true, recursive: false });
+    const refs = [
+      ...programPaths.map((p) => pathRef(p, programScope)),
+      ...shellPaths.map((p) => pathRef(p, scope)),
+    ];
     if (name === 'cd' || name === 'pushd' || name === 'popd') moveScope(scope, name, inner);
     if (un.chdir)
       scope.cdTrail = un.chdir.dynamic || !scope.cdTrail ? null : [...scope.cdTrail, un.chdir.text];

@@ -129,3 +129,102 @@ export const MOVED_TREES: BypassCase[] = [
     bypass: 'ask',
   },
 ];
+
+/**
+ * Spellings GNU tools read that the analysis missed, and files named inside other text. The sandbox's
+ * own tools reject most of these spellings (bashOnly); GNU's accept them.
+ */
+export const LATER_SPELLINGS: BypassCase[] = [
+  { what: 'grep -d recurse', command: 'grep -d recurse sk .', effect: LEAK, bypass: 'ask', bashOnly: true },
+  {
+    what: 'grep --directories=rec',
+    command: 'grep --directories=rec sk .',
+    effect: LEAK,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'grep --recur (abbreviated)',
+    command: 'grep --recur sk .',
+    effect: LEAK,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'cp --recu (abbreviated) a denied folder',
+    command: 'cp --recu secrets x && cat x/key.pem',
+    effect: LEAK,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'env -C DIR: files found from DIR',
+    command: 'env -C secrets cat key.pem',
+    effect: LEAK,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'diff of two directories (file by file)',
+    command: 'diff e .',
+    effect: LEAK,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'git diff --no-index of a directory',
+    command: 'git diff --no-index e secrets',
+    effect: LEAK,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'awk: ARGV changed in BEGIN',
+    command: `awk 'BEGIN{ARGV[1]=".env";ARGC=2}{print}' notes.txt`,
+    effect: LEAK,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'awk: getline into a field',
+    command: `awk '{getline $1 < ".env"; print}' notes.txt`,
+    effect: LEAK,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'awk: print to a concatenated name',
+    command: `awk 'BEGIN{print "x" > "config/" "prod.env"}'`,
+    effect: PROD,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'tee --output-error then a file',
+    command: 'tee --output-error config/prod.env < notes.txt',
+    effect: PROD,
+    bypass: 'deny',
+    bashOnly: true,
+  },
+  {
+    what: 'declare with an array value holding a substitution',
+    command: 'declare -a a=($(rm -f src/app.ts))',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'a path inside an unknown program’s text',
+    command: `sqlite3 :memory: "select writefile('config/prod.env','x')"`,
+    effect: PROD,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'vim -c with a command',
+    command: "vim -c '!rm src/app.ts' -c q",
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];

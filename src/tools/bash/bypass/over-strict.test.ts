@@ -49,3 +49,18 @@ describe('words that only look like a denied program ask', () => {
     }
   });
 });
+
+describe('reading files next to path rules stays unasked', () => {
+  it('comparing, filtering and listing named files runs unasked in default mode', async () => {
+    for (const command of [
+      'diff notes.txt README.md',
+      'diff -u src/app.ts src/util.ts',
+      'git diff --no-index notes.txt README.md',
+      "awk '{print $1}' notes.txt",
+      'grep -n alpha notes.txt',
+      'cd src && ls',
+    ]) {
+      expect(await decisionOf(command, 'default', CORPUS_RULES), command).toBe('allow');
+    }
+  });
+});

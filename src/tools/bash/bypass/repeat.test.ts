@@ -3,7 +3,7 @@
  * moved directories. See cases-repeat.ts and harness.ts.
  */
 import { describe, it } from 'vitest';
-import { CALLED_LATER, LOOP_PASSES, MOVED_TREES, READ_WRITE_OPEN } from './cases-repeat.ts';
+import { CALLED_LATER, LATER_SPELLINGS, LOOP_PASSES, MOVED_TREES, READ_WRITE_OPEN } from './cases-repeat.ts';
 import { runCase } from './harness.ts';
 
 describe('bypass corpus: a loop pass after a cd', () => {
@@ -20,4 +20,8 @@ describe('bypass corpus: files opened to read and write', () => {
 
 describe('bypass corpus: moved directories', () => {
   it.each(MOVED_TREES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: GNU spellings and paths inside other text', () => {
+  it.each(LATER_SPELLINGS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
