@@ -39,6 +39,8 @@ export interface ProgramFacts {
   changesState: boolean;
   /** Links it makes (`ln -s TARGET NAME`): later paths through NAME lead to TARGET. */
   links?: LinkUse[];
+  /** A program the analysis has no reader for (it may do anything with its input). */
+  unknown?: boolean;
 }
 
 /** A link a command makes: `at` (a path the link may be at) leads to `to`. */

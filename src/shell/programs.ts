@@ -231,6 +231,7 @@ function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts 
       out.paths.push(use({ ...w, text: w.text.slice(eq + 1) }, 'unknown', false));
   }
   out.problem = `${name} is not a known read-only command`;
+  out.unknown = true;
   return out;
 }
 

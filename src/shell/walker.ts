@@ -498,6 +498,13 @@ export class Walker {
       evaluates.push(...facts.evaluates);
       if (facts.opaque || facts.evaluates.length > 0) opaque = true;
       if (facts.changesState) changesState = true;
+      // `at now <<< 'rm …'`, `make -f - <<EOF`: a program nobody reads may run the text it is given.
+      if (facts.unknown && io.stdin !== null) {
+        opaque = true;
+        evaluates.push(
+          `${name || 'the program'} is given text on its standard input that it may run as code`,
+        );
+      }
     }
     if (SETS_NAMES.has(name) || (name === 'printf' && inner[1]?.text.startsWith('-v'))) this.namesSet(inner);
     if (name === 'cd' || name === 'pushd' || name === 'popd') {

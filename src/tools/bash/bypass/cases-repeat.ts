@@ -228,3 +228,21 @@ export const LATER_SPELLINGS: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/** Text on the standard input of a program nobody reads may be code it runs. */
+export const STDIN_CODE: BypassCase[] = [
+  {
+    what: 'at with a here-string',
+    command: "at now <<< 'rm -f src/app.ts'",
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'make reading its makefile from a here-doc',
+    command: 'make -f - <<EOF\nall:\n\trm -f src/app.ts\nEOF',
+    effect: APP,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+];

@@ -3,7 +3,14 @@
  * moved directories. See cases-repeat.ts and harness.ts.
  */
 import { describe, it } from 'vitest';
-import { CALLED_LATER, LATER_SPELLINGS, LOOP_PASSES, MOVED_TREES, READ_WRITE_OPEN } from './cases-repeat.ts';
+import {
+  CALLED_LATER,
+  LATER_SPELLINGS,
+  LOOP_PASSES,
+  MOVED_TREES,
+  READ_WRITE_OPEN,
+  STDIN_CODE,
+} from './cases-repeat.ts';
 import { runCase } from './harness.ts';
 
 describe('bypass corpus: a loop pass after a cd', () => {
@@ -24,4 +31,8 @@ describe('bypass corpus: moved directories', () => {
 
 describe('bypass corpus: GNU spellings and paths inside other text', () => {
   it.each(LATER_SPELLINGS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: code on the standard input of a program nobody reads', () => {
+  it.each(STDIN_CODE.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
