@@ -4,7 +4,8 @@
  * subscripts and arithmetic the shell evaluates, `bash -c` / `sh -c` text, here-docs fed to a shell,
  * `eval`, `trap`, `alias` values, `env -S`, wrappers (`env`, `command`, `timeout`, `xargs`...), `find
  * -exec`, and commands sed and awk programs run. Anything the parser rejects, or a construct the walker
- * does not know, makes the line unparseable. The scope and the entries it records are built in entries.ts.
+ * does not know, makes the line unparseable. The scope and the entries it records are built in entries.ts;
+ * what of a command's own words is code (`sh -c`, `eval`, `trap`, `alias`, `find -exec`) is in nested-code.ts.
  */
 import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from 'just-bash';
 import { messageOf } from '../core/errors.ts';
@@ -23,6 +24,7 @@ import {
 import { pathUse } from './facts.ts';
 import { commandForms } from './forms.ts';
 import { interpreterCode, SHELLS, scriptFiles, shellInvocation } from './interpreters.ts';
+import { type NestedHost, nestedCode } from './nested-code.ts';
 import type { ShellParser } from './parser.ts';
 import { isBuiltin, type PathUse, programFacts } from './programs.ts';
 import { redirectIo } from './redirects.ts';
@@ -30,7 +32,7 @@ import { isCodeVariable } from './session.ts';
 import { conditionalRisks } from './test-expr.ts';
 import type { ShellCommand, ShellWord } from './types.ts';
 import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
-import { findExecCommands, unwrapCommand } from './wrappers.ts';
+import { unwrapCommand } from './wrappers.ts';
 
 type RedirectionNode = SimpleCommandNode['redirections'][number];
 
@@ -50,8 +52,6 @@ const SETS_NAMES = new Set(
   'export declare typeset local readonly read mapfile readarray unset getopts'.split(' '),
 );
 
-const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
-
 export class Walker {
   readonly commands: ShellCommand[] = [];
   readonly assigns = new Set<string>();
@@ -64,6 +64,19 @@ export class Walker {
   private readonly calling = new Set<string>();
   /** Names `hash -p` bound to another program. */
   private readonly rebound = new Set<string>();
+
+  /** What nested-code.ts may do here. */
+  private readonly host: NestedHost = {
+    text: (line, scope, depth) => this.text(line, scope, depth),
+    inner: (words, written, scope, depth) => this.inner(words, written, scope, depth),
+    defineAlias: (name, body) => {
+      this.functions.add(name);
+      if (body !== null) this.bodies.set(name, body);
+    },
+    assignsAnything: () => {
+      this.anyAssign = true;
+    },
+  };
 
   constructor(private readonly parse: ShellParser) {}
 
@@ -393,93 +406,11 @@ export class Walker {
       return;
     }
 
-    const extraForms: ShellWord[][] = [];
-    let opaque = evaluates.length > 0;
-    let container = false;
-    let changesState = assignments && written.length === 0;
-    const sameShell = (text: string) => this.text(text, scope, depth);
-
-    if (un.splitString) {
-      if (un.splitString.dynamic || inner.some((w) => w.dynamic)) opaque = true;
-      else {
-        this.text(
-          [un.splitString.text, ...inner.map((w) => quote(w.text))].join(' '),
-          copyScope(scope),
-          depth,
-        );
-        container = true;
-      }
-    } else if (SHELLS.has(name)) {
-      const inv = shellInvocation(inner);
-      if (inv.kind === 'text') {
-        if (inv.text.dynamic) opaque = true;
-        else {
-          this.text(inv.text.text, copyScope(scope), depth);
-          container = true;
-        }
-      } else if (inv.kind === 'stdin' && io.stdin !== null) {
-        this.text(io.stdin, copyScope(scope), depth);
-        container = true;
-      } else opaque = true;
-    } else if (name === 'eval') {
-      // `eval -- TEXT`: the `--` ends eval's (absent) options.
-      const args = inner.slice(inner[1]?.text === '--' && !inner[1].dynamic ? 2 : 1);
-      if (args.some((w) => w.dynamic)) {
-        opaque = true;
-        this.anyAssign = true;
-      } else {
-        // eval runs in this shell: its cd and assignments count here.
-        sameShell(args.map((w) => w.text).join(' '));
-        container = true;
-      }
-    } else if (name === 'source' || name === '.') {
-      opaque = true;
-      this.anyAssign = true;
-    } else if (name === 'trap') {
-      // `trap -- ACTION SIGNALS`: after `--` the action may look like an option; `-` alone resets.
-      const k = inner[1]?.text === '--' && !inner[1].dynamic ? 2 : 1;
-      const action = inner[k];
-      changesState = true;
-      if (action && (action.dynamic || (k === 2 ? action.text !== '-' : !action.text.startsWith('-')))) {
-        if (action.dynamic) opaque = true;
-        // It runs later (at EXIT, on a signal), from wherever the shell is by then.
-        else this.text(action.text, { cdTrail: null }, depth);
-      }
-    } else if (name === 'alias') {
-      changesState = true;
-      for (const w of inner.slice(1)) {
-        const eq = w.text.indexOf('=');
-        if (eq < 0) continue;
-        this.functions.add(w.text.slice(0, eq));
-        if (w.dynamic) opaque = true;
-        else {
-          this.bodies.set(w.text.slice(0, eq), w.text.slice(eq + 1));
-          this.text(w.text.slice(eq + 1), copyScope(scope), depth);
-        }
-      }
-    } else if (name === 'watch') {
-      // watch [-n SECONDS] [-d] ... COMMAND: the rest is a command line.
-      const rest: ShellWord[] = [];
-      for (let k = 1; k < inner.length; k++) {
-        const t = inner[k].text;
-        if (rest.length === 0 && /^(-n|--interval|-q|--equexit)$/.test(t)) k++;
-        else if (rest.length > 0 || !t.startsWith('-')) rest.push(inner[k]);
-      }
-      if (rest.some((w) => w.dynamic)) opaque = true;
-      else if (rest.length > 0) this.text(rest.map((w) => w.text).join(' '), copyScope(scope), depth);
-    } else if (name === 'find') {
-      for (const cmd of findExecCommands(inner)) {
-        extraForms.push(cmd);
-        // As written (`rm {}`), for allow rules; `{}` stays a run-time word for everything else.
-        const asWritten = cmd.map((w) => (w.dynamic && w.text.includes('{}') ? { ...w, dynamic: false } : w));
-        // -execdir runs it in each found file's directory: where is only known at run time.
-        this.inner(cmd, asWritten, cmd.inDir ? { cdTrail: null } : scope, depth);
-      }
-    } else {
-      // Inline code (`node -e`, `python3 -c`), code from standard input or a script file (as for a
-      // shell's script): code the analysis cannot see, which may do anything.
-      if (interpreterCode(inner) !== null) opaque = true;
-    }
+    const nested = nestedCode(this.host, inner, un, io, scope, depth);
+    const extraForms = nested.extraForms;
+    let opaque = evaluates.length > 0 || nested.opaque;
+    let container = nested.container;
+    let changesState = (assignments && written.length === 0) || nested.changesState;
 
     if (un.xargs) {
       // xargs runs the command with arguments read at run time: the command is its own entry.
