@@ -56,6 +56,7 @@ export function pathRef(p: PathUse, scope: Scope): ShellPathRef {
     access: p.access,
     sure: p.sure,
     recursive: p.recursive,
+    ...(p.ifDirectory && !p.recursive ? { ifDirectory: true } : {}),
     redirect: p.redirect === true,
     cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
   };

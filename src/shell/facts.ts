@@ -9,6 +9,11 @@ export interface PathUse {
   recursive: boolean;
   /** A redirection of the command (set by the walker). */
   redirect?: boolean;
+  /**
+   * When the word names a directory, the program may go through the whole tree below it (an unknown
+   * program's operand: `npx rimraf src`; diff's): the engine looks at the file system when it checks.
+   */
+  ifDirectory?: boolean;
 }
 
 /**
@@ -57,6 +62,9 @@ export const pathUse = (word: ShellWord, access: PathAccess, sure: boolean, recu
   sure,
   recursive,
 });
+
+/** `p`, going through the tree below it when it names a directory (see PathUse.ifDirectory). */
+export const treeIfDirectory = (p: PathUse): PathUse => (p.recursive ? p : { ...p, ifDirectory: true });
 
 export const emptyProgramFacts = (): ProgramFacts => ({
   paths: [],

@@ -3,7 +3,13 @@
  * options that write a file (`--output`) or run an external program (`--ext-diff`), and which
  * subcommands throw work away.
  */
-import { emptyProgramFacts as facts, mayNameDirectory, type ProgramFacts, pathUse as use } from './facts.ts';
+import {
+  emptyProgramFacts as facts,
+  mayNameDirectory,
+  type ProgramFacts,
+  treeIfDirectory,
+  pathUse as use,
+} from './facts.ts';
 import type { ShellWord } from './types.ts';
 
 /** git subcommands that only read (with the checks below). */
@@ -101,7 +107,7 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
     // `git diff --no-index A B` compares two files of the file system.
     if (noIndex) {
       // A directory is compared file by file, down the whole tree.
-      out.paths.push(use(w, 'read', true, mayNameDirectory(w)));
+      out.paths.push(treeIfDirectory(use(w, 'read', true, mayNameDirectory(w))));
       continue;
     }
     // A path from the top may name a directory, whose whole tree git prints (`:(top)secrets`).

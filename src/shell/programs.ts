@@ -10,6 +10,7 @@ import {
   mayNameDirectory,
   type PathUse,
   type ProgramFacts,
+  treeIfDirectory,
   pathUse as use,
 } from './facts.ts';
 import { gitFacts } from './git.ts';
@@ -113,9 +114,10 @@ function operandPaths(
           ...outputs.map((w) => use(w, 'write', true)),
         ];
       }
-      return ops.map((w) =>
-        use(w, 'read', true, recursive || (spec.directoryOperands === true && mayNameDirectory(w))),
-      );
+      return ops.map((w) => {
+        const p = use(w, 'read', true, recursive || (spec.directoryOperands === true && mayNameDirectory(w)));
+        return spec.directoryOperands === true ? treeIfDirectory(p) : p;
+      });
     case 'write':
       return ops.map((w) => use(w, 'write', true, recursive));
     case 'modify':
@@ -224,7 +226,7 @@ function unknownProgram(name: string, args: readonly ShellWord[]): ProgramFacts 
     }
   }
   for (const w of [...a.operands, ...a.unknownValues]) {
-    out.paths.push(use(w, 'unknown', false, directories.has(w)));
+    out.paths.push(treeIfDirectory(use(w, 'unknown', false, directories.has(w))));
     // `dd of=FILE`, `make DESTDIR=dir`: the value may be a file too.
     const eq = w.text.indexOf('=');
     if (!w.dynamic && eq > 0 && eq < w.text.length - 1)

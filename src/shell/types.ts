@@ -45,6 +45,11 @@ export interface ShellPathRef {
   /** The command goes through the whole tree below this path (`grep -r`, `rm -r`, `find`, `ln`). */
   recursive: boolean;
   /**
+   * It does so when the path names a directory, which only the file system can tell (an unknown
+   * program's operand, `npx rimraf src`): the permission engine looks before it decides.
+   */
+  ifDirectory?: boolean;
+  /**
    * A redirection (`> out`, `>> log`, `< in`) rather than something the program does with its arguments:
    * a rule allowing the program does not allow its redirections.
    */

@@ -56,6 +56,8 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
       ? { realpath: (abs: string) => sandbox.realpath?.(abs) ?? Promise.resolve(abs) }
       : {}),
     exists: (abs: string) => sandbox.exists(abs),
+    isDirectory: async (abs: string) =>
+      (await sandbox.exists(abs)) && (await sandbox.stat(abs)).type === 'directory',
   };
 }
 

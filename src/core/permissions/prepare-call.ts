@@ -175,6 +175,45 @@ function withLineLinks(m: BashPermissionMatcher, env: PathEnv): BashPermissionMa
   return { ...m, commands };
 }
 
+/** Most operands of one line looked up as possible directories (the rest count as directories). */
+const MAX_DIRECTORY_PROBES = 64;
+
+/**
+ * The analysis with each path that is gone through when it names a directory (an unknown program's
+ * operand: `npx rimraf src`, `npx prettier --write .`) marked recursive where the sandbox has a directory
+ * there, or cannot tell: a rule about anything below it may then match.
+ */
+async function withDirectoryTrees(
+  m: BashPermissionMatcher,
+  env: PathEnv,
+  isDirectory: PermissionContext['isDirectory'],
+): Promise<BashPermissionMatcher> {
+  if (!m.commands.some((c) => c.paths.some((ref) => ref.ifDirectory))) return m;
+  let probes = 0;
+  const directory = async (abs: string): Promise<boolean> => {
+    if (!isDirectory || ++probes > MAX_DIRECTORY_PROBES) return true;
+    try {
+      return (await isDirectory(abs)) !== false;
+    } catch {
+      return true;
+    }
+  };
+  const commands = [];
+  for (const command of m.commands) {
+    const paths: ShellPathRef[] = [];
+    for (const ref of command.paths) {
+      let tree = false;
+      if (ref.ifDirectory && !ref.recursive) {
+        // A path only known at run time already matches every rule (subjects.ts).
+        for (const abs of resolveRef(env, ref) ?? []) if (!tree) tree = await directory(abs);
+      }
+      paths.push(tree ? { ...ref, recursive: true } : ref);
+    }
+    commands.push({ ...command, paths });
+  }
+  return { ...m, commands };
+}
+
 /** The matcher, the rules and the paths of one call. */
 export interface Prepared {
   prepared: PreparedMatcher;
@@ -209,6 +248,7 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
     matcher = { ...withOpaqueCommands(view.analysis, git), kind: 'bash' };
   }
   if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
+  if (matcher?.kind === 'bash') matcher = await withDirectoryTrees(matcher, writtenEnv, permCtx.isDirectory);
   const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
   const env = real ? { ...writtenEnv, real } : writtenEnv;
   return { prepared, matcher, book: ruleBook(d.rules, tool), env, writtenEnv };

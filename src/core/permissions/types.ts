@@ -41,6 +41,12 @@ export interface PermissionContext {
    */
   exists?: (abs: string) => Promise<boolean>;
   /**
+   * Whether an absolute path is a directory (symlinks followed; false when nothing is there; it throws
+   * where it cannot tell). An unknown program given a directory may go through everything below it
+   * (`npx rimraf src`); without it, every such operand counts as one.
+   */
+  isDirectory?: (abs: string) => Promise<boolean>;
+  /**
    * The shell session Bash commands run in (the sandbox's shellState): its cwd and the variables it
    * carries (HOME, CDPATH, PATH, BASH_ENV). Without it, `~` is `home` and the session is assumed plain.
    */

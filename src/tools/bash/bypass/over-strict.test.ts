@@ -48,6 +48,21 @@ describe('words that only look like a denied program ask', () => {
       expect(await decisionOf(command, 'bypassPermissions', CORPUS_RULES), command).toBe('allow');
     }
   });
+
+  it('an unknown program given files, or a folder no rule reaches into, runs in bypassPermissions', async () => {
+    for (const command of [
+      'npx prettier --write notes.txt README.md',
+      'npx degit user/repo newdir',
+      'npx eslint README.md',
+      'mkdir docs && npx typedoc --out docs',
+    ]) {
+      expect(await decisionOf(command, 'bypassPermissions', CORPUS_RULES), command).toBe('allow');
+    }
+    // The folder holds nothing a rule names: looking inside it changes nothing.
+    expect(await decisionOf('npx eslint src', 'bypassPermissions', { deny: ['Read(/secrets/**)'] })).toBe(
+      'allow',
+    );
+  });
 });
 
 describe('reading files next to path rules stays unasked', () => {

@@ -1,0 +1,11 @@
+/**
+ * Bypass corpus, run for real: directories given to programs that go through what is inside them. See
+ * cases-trees.ts and harness.ts.
+ */
+import { describe, it } from 'vitest';
+import { DIRECTORY_OPERANDS } from './cases-trees.ts';
+import { runCase } from './harness.ts';
+
+describe('bypass corpus: a directory operand the file system names', () => {
+  it.each(DIRECTORY_OPERANDS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
