@@ -40,6 +40,23 @@ export function isCodeVariable(name: string): boolean {
   return CODE_VARIABLE.test(name) && !GIT_HARMLESS.test(name);
 }
 
+/**
+ * Whether a variable is the script's own, which no shell feature and no program reads: a name with a
+ * lowercase letter (bash's own variables and the environment's are upper case), other than the few
+ * lowercase ones programs do read (`http_proxy`, `npm_config_*`) or bash does (`auto_resume`,
+ * `histchars`). Setting one runs nothing; what its value holds is walked on its own.
+ */
+export function isPlainVariable(name: string): boolean {
+  return (
+    /[a-z]/.test(name) &&
+    /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) &&
+    !/proxy$/i.test(name) &&
+    name !== 'auto_resume' &&
+    name !== 'histchars' &&
+    !isCodeVariable(name)
+  );
+}
+
 /** The analysis as the session gives it meaning. */
 export interface SessionView {
   /** The analysis with what the session changes applied (programs PATH may redirect are not read-only). */

@@ -28,7 +28,7 @@ import { type NestedHost, nestedCode } from './nested-code.ts';
 import type { ShellParser } from './parser.ts';
 import { isBuiltin, type PathUse, programFacts } from './programs.ts';
 import { redirectIo } from './redirects.ts';
-import { isCodeVariable } from './session.ts';
+import { isCodeVariable, isPlainVariable } from './session.ts';
 import { conditionalRisks } from './test-expr.ts';
 import type { ShellCommand, ShellWord } from './types.ts';
 import { type ExpansionFacts, emptyFacts, scanExpansions, UnknownSyntax, wordOf } from './words.ts';
@@ -186,7 +186,9 @@ export class Walker {
         this.functions.add(node.name);
         this.bodies.set(node.name, node.body);
         this.command(node.body, copyScope(scope), depth);
-        this.pseudo(`${node.name}() { … }`, 'defines a function', true, false);
+        // Defining runs nothing: each call is walked where it is made (an unseen call, through `eval "$x"`
+        // or a name only known at run time, is opaque on its own).
+        this.pseudo(`${node.name}() { … }`, null, true, false);
         break;
       default:
         throw new Unparseable(`unknown command ${(node as { type: string }).type}`);
@@ -324,6 +326,8 @@ export class Walker {
     const io = redirectIo(node.redirections);
     for (const name of io.assigns) this.assigns.add(name);
     const assignments = node.assignments.length > 0;
+    // `dir=src`, `n=3 cmd`: a variable of the script's own; one the shell or programs read is not.
+    const plainAssignments = node.assignments.every((a) => isPlainVariable(a.name));
     // As the user wrote it (quotes kept, assignments first), for messages; rules match words' texts.
     const source = [
       ...node.assignments.map((a) => `${a.name}=${a.value ? shownText([wordOf(a.value)]) : ''}`),
@@ -376,7 +380,9 @@ export class Walker {
     if (inner.length === 0 && !un.splitString) {
       // Assignments, redirections, `exec 3>file`, or a wrapper that runs nothing (`env`, `command -v x`).
       const problem =
-        evaluates[0] ?? io.network ?? (assignments && written.length === 0 ? 'variable assignment' : null);
+        evaluates[0] ??
+        io.network ??
+        (assignments && written.length === 0 && !plainAssignments ? 'variable assignment' : null);
       const programProblem = written.length > 0 && !un.lookup ? programFacts(written).problem : null;
       const paths = [...io.paths, ...un.paths.map((p) => ({ ...p, sure: true, recursive: false }))];
       this.push({
@@ -468,7 +474,7 @@ export class Walker {
     let problem: string | null;
     if (evaluates.length > 0) problem = evaluates[0];
     else if (io.network) problem = io.network;
-    else if (assignments) problem = 'variable assignment';
+    else if (assignments && !plainAssignments) problem = 'variable assignment';
     else if (un.changesEnvironment) problem = 'changes the environment of the command';
     else if (opaque) problem = 'runs code that cannot be checked';
     else if (container) problem = null;

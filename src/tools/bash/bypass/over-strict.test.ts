@@ -79,3 +79,33 @@ describe('reading files next to path rules stays unasked', () => {
     }
   });
 });
+
+describe("a script's own variables and functions stay unasked", () => {
+  it('setting and using a lowercase variable, or defining a function, runs unasked in default mode', async () => {
+    for (const command of [
+      'x=1; echo $x',
+      'f() { echo hi; }',
+      'dir=src; ls $dir',
+      'n=3 echo hi',
+      'msg="done"; printf "%s\\n" "$msg"',
+    ]) {
+      expect(await decisionOf(command, 'default', {}), command).toBe('allow');
+    }
+  });
+
+  it('calling a function asks (where its definition did not run, the name runs a program)', async () => {
+    expect(await decisionOf('if false; then f() { :; }; fi; f', 'default', {})).toBe('ask');
+  });
+
+  it('variables the shell or programs read still ask', async () => {
+    for (const command of [
+      'PATH=/tmp; ls',
+      'IFS=/; echo a',
+      'HOME=/tmp; ls ~',
+      'LANG=C ls',
+      'BASH_ENV=x bash -c ls',
+    ]) {
+      expect(await decisionOf(command, 'default', {}), command).toBe('ask');
+    }
+  });
+});
