@@ -50,6 +50,22 @@ type Token =
   | { kind: 'op'; value: string }
   | { kind: 'end' };
 
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v' };
+
+/**
+ * The text of the escape after a backslash at `at` in a string, and its length: `\056` (octal, up to 3
+ * digits) and `\x2e` (hex, up to 2) name any character (`"\056env"` is `.env`), `\n` and the like;
+ * another character stands for itself.
+ */
+function awkEscape(src: string, at: number): [string, number] {
+  const octal = /^[0-7]{1,3}/.exec(src.slice(at, at + 3));
+  if (octal) return [String.fromCharCode(Number.parseInt(octal[0], 8)), octal[0].length];
+  const hex = /^x([0-9A-Fa-f]{1,2})/.exec(src.slice(at, at + 3));
+  if (hex) return [String.fromCharCode(Number.parseInt(hex[1], 16)), hex[0].length];
+  const e = src[at];
+  return [ESCAPES[e] ?? e, 1];
+}
+
 /** Splits an awk program into tokens; null when a string or regex does not end. */
 function tokenize(src: string): Token[] | null {
   const tokens: Token[] = [];
@@ -64,6 +80,9 @@ function tokenize(src: string): Token[] | null {
   };
   while (i < src.length) {
     const c = src[i];
+    const last = tokens[tokens.length - 1];
+    // `x++ / 2`: a division in some awks, a regex in others (mawk): the program means two things.
+    if (c === '/' && last?.kind === 'op' && (last.value === '++' || last.value === '--')) return null;
     if (c === ' ' || c === '\t' || c === '\r') {
       i++;
     } else if (c === '\\' && src[i + 1] === '\n') {
@@ -78,9 +97,9 @@ function tokenize(src: string): Token[] | null {
       i++;
       while (i < src.length && src[i] !== '"') {
         if (src[i] === '\\' && i + 1 < src.length) {
-          const e = src[i + 1];
-          value += e === 'n' ? '\n' : e === 't' ? '\t' : e;
-          i += 2;
+          const [text, length] = awkEscape(src, i + 1);
+          value += text;
+          i += 1 + length;
         } else if (src[i] === '\n') return null;
         else value += src[i++];
       }

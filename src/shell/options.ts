@@ -51,6 +51,17 @@ export interface ParsedArgs {
   unknownValues: ShellWord[];
   /** A word only known at run time (or a glob) where an option could be: it may become any option. */
   dynamicOption: boolean;
+  /** Options that took the next word as a value that is not a file (`--unified 3`, `-w 8`). */
+  separateValues: string[];
+}
+
+export interface ParseOptions {
+  /**
+   * False: no option takes the next word as a value that is not a file (it is read as an operand). Where
+   * a table says an option takes a value that the program takes optionally, or not at all (GNU's
+   * `--color[=WHEN]`), the words mean that.
+   */
+  separateValues?: boolean;
 }
 
 function lookup(table: Record<string, string> | undefined, name: string): { name: string; value?: string } {
@@ -72,7 +83,12 @@ const parseKind = (v: string): { kind: ValueKind; optional: boolean } =>
     : { kind: v as ValueKind, optional: false };
 
 /** Reads `args` (the words after the program) with `spec`. Never throws. */
-export function parseArgs(args: readonly ShellWord[], spec: OptionSpec): ParsedArgs {
+export function parseArgs(
+  args: readonly ShellWord[],
+  spec: OptionSpec,
+  parse: ParseOptions = {},
+): ParsedArgs {
+  const separate = parse.separateValues !== false;
   const out: ParsedArgs = {
     operands: [],
     values: [],
@@ -80,6 +96,7 @@ export function parseArgs(args: readonly ShellWord[], spec: OptionSpec): ParsedA
     flags: new Set(),
     unknownValues: [],
     dynamicOption: false,
+    separateValues: [],
   };
   const effect = (flag: string) => {
     out.flags.add(flag);
@@ -109,8 +126,9 @@ export function parseArgs(args: readonly ShellWord[], spec: OptionSpec): ParsedA
         const { kind, optional } = parseKind(valued.value);
         out.flags.add(valued.name);
         if (eq >= 0) out.values.push({ option: valued.name, kind, word: { ...w, text: t.slice(eq + 1) } });
-        else if (!optional && i + 1 < args.length) {
+        else if (!optional && (separate || kind !== 'value') && i + 1 < args.length) {
           out.values.push({ option: valued.name, kind, word: args[++i] });
+          if (kind === 'value') out.separateValues.push(valued.name);
         }
         continue;
       }
@@ -135,8 +153,10 @@ export function parseArgs(args: readonly ShellWord[], spec: OptionSpec): ParsedA
       out.flags.add(`-${letter}`);
       if (j < t.length - 1)
         out.values.push({ option: `-${letter}`, kind, word: { ...w, text: t.slice(j + 1) } });
-      else if (!optional && i + 1 < args.length)
+      else if (!optional && (separate || kind !== 'value') && i + 1 < args.length) {
         out.values.push({ option: `-${letter}`, kind, word: args[++i] });
+        if (kind === 'value') out.separateValues.push(`-${letter}`);
+      }
       break;
     }
   }

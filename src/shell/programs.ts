@@ -14,7 +14,7 @@ import {
   pathUse as use,
 } from './facts.ts';
 import { gitFacts } from './git.ts';
-import { type ParsedArgs, parseArgs, valueAccess } from './options.ts';
+import { type ParsedArgs, type ParseOptions, parseArgs, valueAccess } from './options.ts';
 import { analyzeSed } from './sed.ts';
 import { changesShellState, NAME_BUILTINS, type Spec } from './specs.ts';
 import { READER_SPECS } from './specs-readers.ts';
@@ -392,7 +392,53 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   }
   const spec = SPECS[name];
   if (!spec) return unknownProgram(name, args);
-  const a = parseArgs(args, spec.options);
+  const first = specFacts(name, spec, args);
+  if (first.separateValues.length === 0) return first.facts;
+  return withoutSeparateValues(name, first, specFacts(name, spec, args, { separateValues: false }));
+}
+
+/**
+ * The facts as the words read when no option takes the next word: an option table may say an option
+ * takes a value that the program takes only glued or not at all (`diff --unified .env x` compares .env),
+ * so what that reading names may be files too (maybe: rules then ask), and a file it writes makes the
+ * program not read-only.
+ */
+function withoutSeparateValues(name: string, first: SpecReading, second: SpecReading): ProgramFacts {
+  const { facts } = first;
+  const other = second.facts;
+  const key = (p: PathUse) => `${p.access}\0${p.word.text}\0${p.recursive}`;
+  const known = new Set(facts.paths.map(key));
+  const more = other.paths.filter((p) => !known.has(key(p))).map((p) => ({ ...p, sure: false }));
+  const write = more.find((p) => p.access === 'write');
+  const scripts = other.scripts.filter((t) => !facts.scripts.includes(t));
+  const why = `if ${first.separateValues[0]} takes no separate value`;
+  return {
+    ...facts,
+    paths: [...facts.paths, ...more],
+    scripts: [...facts.scripts, ...scripts],
+    opaque: facts.opaque || other.opaque,
+    problem:
+      facts.problem ??
+      (write
+        ? `${name} may write ${write.word.text} (${why})`
+        : second.effects[0] !== undefined
+          ? `${second.effects[0]} (${why})`
+          : other.opaque || scripts.length > 0
+            ? other.problem
+            : null),
+  };
+}
+
+/** A program's words read with its spec: the facts, the options that took the next word, flag effects. */
+interface SpecReading {
+  facts: ProgramFacts;
+  separateValues: string[];
+  effects: string[];
+}
+
+/** The facts of a program the analysis has a spec for, and the options that took the next word. */
+function specFacts(name: string, spec: Spec, args: readonly ShellWord[], parse?: ParseOptions): SpecReading {
+  const a = parseArgs(args, spec.options, parse);
   const out = facts();
   const recursive = isRecursive(spec, a);
   const made: LinkUse[] = [];
@@ -421,9 +467,10 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
     else out.scripts.push(v.word.text);
   }
   out.destructive = spec.destructive === true;
+  const done = { facts: out, separateValues: a.separateValues, effects: a.effects };
   if (spec.readOnly !== true) {
     out.problem = spec.readOnly;
-    return out;
+    return done;
   }
   const shell = a.values.find((v) => v.kind === 'shell');
   const exec = a.values.find((v) => v.kind === 'exec');
@@ -440,5 +487,5 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   } else if ((name === 'uniq' || name === 'xxd') && out.paths.some((p) => p.access === 'write'))
     out.problem = `${name} IN OUT writes OUT`;
   else out.problem = spec.check?.(a) ?? null;
-  return out;
+  return done;
 }

@@ -3,7 +3,7 @@
  * (which run commands they are given, so never read-only), and printers of names and system facts
  * (basename, env, date, hostname...). Read-only unless a flag or option writes or runs something.
  */
-import { flagsOf, RECURSIVE_FLAGS, type Spec, short } from './specs.ts';
+import { flagsOf, optionalOf, RECURSIVE_FLAGS, type Spec, short } from './specs.ts';
 
 const GREP: Spec = {
   options: {
@@ -11,8 +11,10 @@ const GREP: Spec = {
     long: {
       ...flagsOf(
         '--regexp --max-count --after-context --before-context --context --include --exclude --exclude-dir ' +
-          '--label --color --colour --binary-files --devices --directories --group-separator',
+          '--label --binary-files --devices --directories --group-separator',
       ),
+      // `--color[=WHEN]`: a next word is the pattern or a file.
+      ...optionalOf('--color --colour'),
       '--file': 'read',
       '--exclude-from': 'read',
     },
@@ -28,7 +30,7 @@ const GREP: Spec = {
 /** bat (batcat on Debian): prints files, highlighted, through a pager it can be told to run. */
 const BAT: Spec = {
   options: {
-    short: short('lpHmrL'),
+    short: short('lHmr'),
     long: {
       ...flagsOf(
         '--language --highlight-line --map-syntax --line-range --theme --style --tabs --wrap --terminal-width',
@@ -61,10 +63,13 @@ export const READER_SPECS: Record<string, Spec> = {
   ls: {
     options: {
       short: short('IwT'),
-      long: flagsOf(
-        '--ignore --hide --width --tabsize --color --format --sort --time --time-style --block-size ' +
-          '--quoting-style --indicator-style',
-      ),
+      long: {
+        ...flagsOf(
+          '--ignore --hide --width --tabsize --format --sort --time --time-style --block-size ' +
+            '--quoting-style --indicator-style',
+        ),
+        ...optionalOf('--color --hyperlink'),
+      },
     },
     operands: 'read',
     readOnly: true,
@@ -74,7 +79,7 @@ export const READER_SPECS: Record<string, Spec> = {
   fgrep: GREP,
   rg: {
     options: {
-      short: short('efgtTmABCjMrE', { f: 'read' }),
+      short: short('defgtTmABCjMrE', { f: 'read' }),
       long: {
         ...flagsOf(
           '--regexp --glob --iglob --type --type-not --type-add --max-count --after-context --before-context ' +
@@ -126,8 +131,9 @@ export const READER_SPECS: Record<string, Spec> = {
   },
   tr: { options: {}, operands: 'none', readOnly: true },
   nl: { options: { short: short('bdfhilnsvw') }, operands: 'read', readOnly: true },
-  od: { options: { short: short('AjNStw') }, operands: 'read', readOnly: true },
-  column: { options: { short: short('cosNRETWHJLd') }, operands: 'read', readOnly: true },
+  // `-w[BYTES]`, `-S[BYTES]`... GNU's -w takes its value glued only.
+  od: { options: { short: short('AjNSt', { w: 'value?' }) }, operands: 'read', readOnly: true },
+  column: { options: { short: short('cosNRETWH') }, operands: 'read', readOnly: true },
   comm: { options: { long: flagsOf('--output-delimiter') }, operands: 'read', readOnly: true },
   paste: { options: { short: short('d'), long: flagsOf('--delimiters') }, operands: 'read', readOnly: true },
   join: { options: { short: short('aeotv12j') }, operands: 'read', readOnly: true },
@@ -167,7 +173,8 @@ export const READER_SPECS: Record<string, Spec> = {
     options: {
       short: short('dBt', { X: 'read' }),
       long: {
-        ...flagsOf('--max-depth --block-size --threshold --exclude --time-style --time'),
+        ...flagsOf('--max-depth --block-size --threshold --exclude --time-style'),
+        ...optionalOf('--time'),
         '--exclude-from': 'read',
         '--files0-from': 'list',
       },
@@ -181,8 +188,10 @@ export const READER_SPECS: Record<string, Spec> = {
       short: short('CUxIFLWD', { X: 'read', S: 'value' }),
       long: {
         ...flagsOf(
-          '--context --unified --exclude --ignore-matching-lines --show-function-line --label --width --ifdef --line-format --old-line-format --new-line-format --unchanged-line-format --horizon-lines --color --palette --starting-file',
+          '--exclude --ignore-matching-lines --show-function-line --label --width --ifdef --line-format --old-line-format --new-line-format --unchanged-line-format --horizon-lines --palette --starting-file',
         ),
+        // `--context[=N]`, `--unified[=N]`, `--color[=WHEN]`: a next word is a file compared.
+        ...optionalOf('--context --unified --color'),
         '--exclude-from': 'read',
         '--from-file': 'read',
         '--to-file': 'read',
@@ -198,7 +207,7 @@ export const READER_SPECS: Record<string, Spec> = {
     options: {
       short: short('LPIHT', { o: 'write' }),
       long: {
-        ...flagsOf('--filelimit --timefmt --charset --sort --prune --ignore-case --matchdirs'),
+        ...flagsOf('--filelimit --timefmt --charset --sort'),
         '--fromfile': 'read',
       },
       effects: { '-R': 'tree -R writes a listing file into each directory' },
@@ -210,7 +219,12 @@ export const READER_SPECS: Record<string, Spec> = {
   jq: {
     options: {
       short: short('L', { f: 'read' }),
-      long: { ...flagsOf('--indent --tab --arg --argjson'), '--from-file': 'read' },
+      long: {
+        ...flagsOf('--indent --arg --argjson'),
+        '--from-file': 'read',
+        '--rawfile': 'read',
+        '--slurpfile': 'read',
+      },
     },
     operands: 'pattern',
     readOnly: true,
@@ -252,7 +266,8 @@ export const READER_SPECS: Record<string, Spec> = {
   xxd: { options: { short: short('cglosn') }, operands: 'read', readOnly: true },
   hexdump: { options: { short: short('ens', { f: 'read' }) }, operands: 'read', readOnly: true },
   hd: { options: { short: short('ens', { f: 'read' }) }, operands: 'read', readOnly: true },
-  pr: { options: { short: short('hlNowWSs') }, operands: 'read', readOnly: true },
+  // `-s[CHAR]`, `-S[STRING]`: glued only.
+  pr: { options: { short: short('hlNowW', { s: 'value?', S: 'value?' }) }, operands: 'read', readOnly: true },
   fmt: {
     options: { short: short('wgp'), long: flagsOf('--width --goal --prefix') },
     operands: 'read',
@@ -335,8 +350,14 @@ export const READER_SPECS: Record<string, Spec> = {
   },
   date: {
     options: {
-      short: short('dI', { f: 'read', r: 'read' }),
-      long: { ...flagsOf('--date --iso-8601 --rfc-3339'), '--file': 'read', '--reference': 'read' },
+      // `-I[FMT]`, `--iso-8601[=FMT]`: glued only.
+      short: short('d', { I: 'value?', f: 'read', r: 'read' }),
+      long: {
+        ...flagsOf('--date --rfc-3339'),
+        ...optionalOf('--iso-8601'),
+        '--file': 'read',
+        '--reference': 'read',
+      },
       effects: { '-s': 'date -s sets the clock', '--set': 'date -s sets the clock' },
     },
     operands: 'none',

@@ -2,7 +2,7 @@
  * Specs of the programs that change files (rm, cp, mv, chmod, gzip, patch...) or reach the network
  * (curl, wget): never read-only, and the paths they are given are surely used.
  */
-import { flagsOf, RECURSIVE_FLAGS, type Spec, short } from './specs.ts';
+import { flagsOf, optionalOf, RECURSIVE_FLAGS, type Spec, short } from './specs.ts';
 
 export const WRITER_SPECS: Record<string, Spec> = {
   // Line-ending converters rewrite their files in place.
@@ -30,7 +30,8 @@ export const WRITER_SPECS: Record<string, Spec> = {
     destructive: true,
   },
   mkdir: {
-    options: { short: short('m'), long: flagsOf('--mode --context') },
+    // `--context[=CTX]`: a next word is a directory made.
+    options: { short: short('m'), long: { ...flagsOf('--mode'), ...optionalOf('--context') } },
     operands: 'write',
     readOnly: 'mkdir creates directories',
   },
@@ -48,7 +49,9 @@ export const WRITER_SPECS: Record<string, Spec> = {
     options: {
       short: short('S', { t: 'write-dir' }),
       long: {
-        ...flagsOf('--suffix --backup --preserve --no-preserve --sparse --reflink --update'),
+        ...flagsOf('--suffix --no-preserve --sparse'),
+        // `--backup[=CONTROL]`, `--preserve[=LIST]`...: a next word is a file copied.
+        ...optionalOf('--backup --preserve --reflink --update'),
         '--target-directory': 'write-dir',
       },
     },
@@ -58,9 +61,10 @@ export const WRITER_SPECS: Record<string, Spec> = {
   },
   install: {
     options: {
-      short: short('gmoSZ', { t: 'write-dir' }),
+      short: short('gmoS', { t: 'write-dir' }),
       long: {
-        ...flagsOf('--group --mode --owner --suffix --backup --context'),
+        ...flagsOf('--group --mode --owner --suffix'),
+        ...optionalOf('--backup --context'),
         '--target-directory': 'write-dir',
       },
     },
@@ -110,7 +114,8 @@ export const WRITER_SPECS: Record<string, Spec> = {
   },
   split: {
     options: {
-      short: short('abCdeln'),
+      // -d and -e are flags (numeric suffixes, no empty files).
+      short: short('abCln'),
       long: {
         ...flagsOf('--suffix-length --additional-suffix --bytes --line-bytes --lines --number'),
         // Runs `sh -c COMMAND` for each piece.

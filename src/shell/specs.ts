@@ -56,6 +56,15 @@ export const flagsOf = (list: string): Record<string, ValueKind> =>
       .map((f) => [f, 'value']),
   );
 
+/** Long options whose value is optional, given only glued with `=` (GNU's `--color[=WHEN]`). */
+export const optionalOf = (list: string): Record<string, `${ValueKind}?`> =>
+  Object.fromEntries(
+    list
+      .split(' ')
+      .filter(Boolean)
+      .map((f) => [f, 'value?']),
+  );
+
 /** Short options taking a plain value, then overrides. */
 export const short = (letters: string, extra: Record<string, ValueKind | `${ValueKind}?`> = {}) => ({
   ...Object.fromEntries([...letters].map((l) => [l, 'value' as ValueKind])),

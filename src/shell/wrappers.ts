@@ -111,7 +111,8 @@ const SYSTEM_PROGRAM = /^\/+(usr\/+(local\/+)?)?s?bin\/+[^/]+$/;
 
 const XARGS_SPEC: OptionSpec = {
   short: 'adEILnPs',
-  long: ['--arg-file', '--delimiter', '--eof', '--max-lines', '--max-args', '--max-procs', '--max-chars'],
+  // `--eof[=STR]`, `--max-lines[=N]`, `--replace[=R]` take their value glued only: a next word is the program.
+  long: ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
   files: { '-a': 'read', '--arg-file': 'read' },
 };
 
