@@ -97,6 +97,14 @@ const longName = (given: string): string => {
   return all.includes(given) ? given : (all.find((k) => k.startsWith(given)) ?? given);
 };
 
+const DOT: ShellWord = { text: '.', dynamic: false, glob: false };
+
+/** `name` inside `dir` (a run-time part makes the whole run-time). */
+const within = (dir: ShellWord, name: ShellWord): ShellWord =>
+  dir.dynamic || name.dynamic
+    ? { text: `${dir.text}/…`, dynamic: true, glob: false }
+    : { ...name, text: `${dir.text.replace(/\/+$/, '')}/${name.text}` };
+
 /** Facts of a tar call. Never throws. */
 export function tarFacts(args: readonly ShellWord[]): ProgramFacts {
   const out = emptyProgramFacts();
@@ -105,14 +113,19 @@ export function tarFacts(args: readonly ShellWord[]): ProgramFacts {
   let absolute = false;
   let toStdout = false;
   const archives: ShellWord[] = [];
+  // Each -C moves tar for the members after it, from where the one before left it (`-C a -C b` is a/b).
   const dirs: ShellWord[] = [];
-  const operands: ShellWord[] = [];
+  let here: ShellWord | null = null;
+  const operands: Array<{ word: ShellWord; dir: ShellWord | null }> = [];
+  const operand = (word: ShellWord) => operands.push({ word, dir: here });
   let unknownMode = false;
   const value = (kind: string, w: ShellWord | undefined, option: string) => {
     if (!w) return;
     if (kind === 'archive') archives.push(w);
-    else if (kind === 'dir') dirs.push(w);
-    else if (kind === 'read') {
+    else if (kind === 'dir') {
+      here = !here || w.dynamic || w.text.startsWith('/') ? w : within(here, w);
+      dirs.push(here);
+    } else if (kind === 'read') {
       out.paths.push(use(w, 'read', true));
       // -T LIST: the members it names are read (create) or written (extract).
       if (option === '-T' || option === '--files-from') {
@@ -149,11 +162,11 @@ export function tarFacts(args: readonly ShellWord[]): ProgramFacts {
     if (w.dynamic) {
       // A run-time word may be any option (-x, -C DIR, --to-command=...).
       unknownMode = true;
-      operands.push(w);
+      operand(w);
       continue;
     }
     if (!options || !t.startsWith('-') || t === '-') {
-      operands.push(w);
+      operand(w);
       continue;
     }
     if (t === '--') {
@@ -187,38 +200,25 @@ export function tarFacts(args: readonly ShellWord[]): ProgramFacts {
       break;
     }
   }
-  const dir: ShellWord = dirs[dirs.length - 1] ?? { text: '.', dynamic: false, glob: false };
   const archiveIsStdio = (w: ShellWord) => !w.dynamic && w.text === '-';
   const files = archives.filter((w) => !archiveIsStdio(w));
+  const member = (m: { word: ShellWord; dir: ShellWord | null }): ShellWord =>
+    m.dir === null || (!m.word.dynamic && m.word.text.startsWith('/')) ? m.word : within(m.dir, m.word);
   if (mode === 'extract' || mode === null || unknownMode) {
     if (!toStdout || unknownMode) {
-      // What is written is whatever the archive holds: below the directory (sure to be written into),
+      // What is written is whatever the archive holds: below the directories (sure to be written into),
       // anywhere with -P (absolute member names).
-      out.paths.push(use(dir, 'write', true, true));
+      for (const dir of dirs.length > 0 ? dirs : [DOT]) out.paths.push(use(dir, 'write', true, true));
       if (absolute || unknownMode)
         out.paths.push(use({ text: '(tar member)', dynamic: true, glob: false }, 'write', false));
-      for (const m of operands) {
-        const name =
-          dir.dynamic || m.dynamic
-            ? { text: `${dir.text}/…`, dynamic: true, glob: false }
-            : { ...m, text: `${dir.text.replace(/\/+$/, '')}/${m.text}` };
-        out.paths.push(use(name, 'write', true, true));
-      }
+      for (const m of operands) out.paths.push(use(member({ ...m, dir: m.dir ?? DOT }), 'write', true, true));
       out.destructive = true;
     }
     for (const a of files) out.paths.push(use(a, 'read', true));
   }
   if (mode === 'create' || mode === 'append' || mode === 'diff' || mode === null || unknownMode) {
-    // Members are read whole, relative to the directory.
-    for (const m of operands) {
-      const name =
-        dirs.length === 0 || m.text.startsWith('/')
-          ? m
-          : dir.dynamic || m.dynamic
-            ? { text: `${dir.text}/…`, dynamic: true, glob: false }
-            : { ...m, text: `${dir.text.replace(/\/+$/, '')}/${m.text}` };
-      out.paths.push(use(name, 'read', true, true));
-    }
+    // Members are read whole, relative to the directory in effect where they are named.
+    for (const m of operands) out.paths.push(use(member(m), 'read', true, true));
     if (mode !== 'diff') for (const a of files) out.paths.push(use(a, 'read', true), use(a, 'write', true));
     else for (const a of files) out.paths.push(use(a, 'read', true));
   }

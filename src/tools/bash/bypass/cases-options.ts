@@ -25,7 +25,12 @@ export const OPTIONAL_VALUES: BypassCase[] = [
     effect: LEAK,
     bypass: 'deny',
   },
-  { what: 'od -w before the file', command: "od -An -c -w .env | tr -d ' \\n'", effect: LEAK, bypass: 'deny' },
+  {
+    what: 'od -w before the file',
+    command: "od -An -c -w .env | tr -d ' \\n'",
+    effect: LEAK,
+    bypass: 'deny',
+  },
   {
     what: 'cp --preserve before the source',
     command: 'cp --preserve notes.txt config/prod.env',
@@ -69,6 +74,26 @@ export const OPTIONAL_VALUES: BypassCase[] = [
     command: `awk 'BEGIN { x = 1; y = x++ / 2; while ((getline l < ".env") > 0) print l; z = y / 1 }'`,
     effect: LEAK,
     bypass: 'ask',
+  },
+];
+
+/** tar's -C moves it for the members after it: each member is read from the directory then in effect. */
+export const TAR_DIRECTORIES: BypassCase[] = [
+  {
+    what: 'tar: a member read from the first of two -C',
+    command: 'tar -cf - -C secrets key.pem -C /tmp . | tar -xOf -',
+    effect: LEAK,
+    bypass: 'deny',
+    // The browser sandbox has no tar.
+    bashOnly: true,
+  },
+  {
+    what: 'tar: a relative -C after another',
+    command: 'tar -cf - -C /home/user -C project .env | tar -xOf -',
+    effect: LEAK,
+    bypass: 'deny',
+    // The browser sandbox has no tar.
+    bashOnly: true,
   },
 ];
 
