@@ -44,8 +44,8 @@ export const MAX_DEPTH = 12;
 /** Most commands one line may hold before it counts as unparseable. */
 export const MAX_COMMANDS = 500;
 
-/** Commands acceptEdits allows on workspace paths. */
-const FILE_ONLY = new Set(['mkdir', 'touch', 'mv', 'cp', 'rm']);
+/** Commands acceptEdits allows on workspace paths (Claude Code's list; sed edits files in place). */
+const FILE_ONLY = new Set(['mkdir', 'touch', 'mv', 'cp', 'rm', 'rmdir', 'sed']);
 
 /** Builtins whose arguments are variable names they set. */
 const SETS_NAMES = new Set(
@@ -502,7 +502,14 @@ export class Walker {
       container,
       startsShell: SHELLS.has(name),
       usesPath: name !== '' && !name.includes('/') && !isBuiltin(name) && !this.functions.has(name),
-      fileOnly: FILE_ONLY.has(name) && !un.xargs,
+      // What acceptEdits allows on workspace paths: the file commands themselves, running no other code.
+      fileOnly:
+        FILE_ONLY.has(name) &&
+        !un.xargs &&
+        !opaque &&
+        evaluates.length === 0 &&
+        !un.changesEnvironment &&
+        (!assignments || plainAssignments),
       destructive: (facts?.destructive ?? false) || io.overwrites,
       paths: refs,
       cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,

@@ -125,7 +125,7 @@ function commandProblem(
   const acceptEdits = mode === 'acceptEdits';
   const commandOk =
     command.readOnly ||
-    (acceptEdits && command.fileOnly && fileOnlyInWorkspace(command, realEnv)) ||
+    (acceptEdits && command.fileOnly && !command.opaque && fileOnlyInWorkspace(command, realEnv)) ||
     allowRuleFor(book.content.allow, command) !== undefined;
   if (!commandOk) return { kind: 'command' };
   // A rule allowing the program does not allow its redirections: those writes need the mode or an Edit rule.
@@ -139,7 +139,7 @@ function commandProblem(
   return null;
 }
 
-/** mkdir/touch/mv/cp/rm whose every path is a known path inside the workspace (rm/mv not of the root). */
+/** mkdir/touch/mv/cp/rm/rmdir/sed whose every path is a known path inside the workspace (rm/mv not of the root). */
 function fileOnlyInWorkspace(command: ShellCommand, env: PathEnv): boolean {
   if (command.paths.length === 0) return false;
   return command.paths.every((ref) => {

@@ -73,3 +73,30 @@ export const PLAIN_NAMES: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/** A program the agent wrote runs in place of a file command acceptEdits allows. */
+const PLANTED_RM = ["printf '#!/bin/sh\\ntouch /tmp/pwned\\n' > rm && chmod +x rm"];
+
+export const FILE_COMMANDS_RUNNING_CODE: BypassCase[] = [
+  {
+    what: 'PATH set for rm leads to a script in the workspace',
+    setup: PLANTED_RM,
+    rules: {},
+    command: 'PATH=.:$PATH rm notes.txt',
+    effect: { created: '/tmp/pwned' },
+  },
+  {
+    what: 'PATH changed earlier in the line, then rm',
+    setup: PLANTED_RM,
+    rules: {},
+    command: 'export PATH=.:$PATH; rm notes.txt',
+    effect: { created: '/tmp/pwned' },
+  },
+  {
+    what: 'PATH changed through env, then mv',
+    setup: ["printf '#!/bin/sh\\ntouch /tmp/pwned\\n' > mv && chmod +x mv"],
+    rules: {},
+    command: 'env PATH=.:/bin mv notes.txt n2.txt',
+    effect: { created: '/tmp/pwned' },
+  },
+];

@@ -109,3 +109,24 @@ describe("a script's own variables and functions stay unasked", () => {
     }
   });
 });
+
+describe('acceptEdits allows the file commands Claude Code does, on workspace files', () => {
+  it('sed -i and rmdir run unasked; code they would run, or paths outside, still ask', async () => {
+    for (const command of [
+      'sed -i s/a/b/ notes.txt',
+      'mkdir d && rmdir d',
+      "sed -i 's/a/b/w out.txt' notes.txt",
+    ]) {
+      expect(await decisionOf(command, 'acceptEdits', {}), command).toBe('allow');
+    }
+    for (const command of [
+      "sed -i 's/a/b/e' notes.txt",
+      'sed -i s/a/b/ /etc/hosts',
+      "sed -i '1r /etc/passwd' notes.txt",
+      'sed -i s/a/b/ .git/config',
+      'LANG=C sed -i s/a/b/ notes.txt',
+    ]) {
+      expect(await decisionOf(command, 'acceptEdits', {}), command).toBe('ask');
+    }
+  });
+});
