@@ -36,6 +36,7 @@ import {
   initialTranscript,
   type LocalEvent,
   reduceTranscript,
+  type TranscriptItem,
   type TranscriptState,
 } from './transcript-state.ts';
 import { initialUsage, reduceUsage, type UsageState } from './usage-state.ts';
@@ -364,6 +365,31 @@ export function withToolResult(messages: MessageParam[], block: ToolResultBlockP
   return out;
 }
 
+/** Most characters of a stopped call's output given to the model (its end: where it stopped). */
+export const OUTPUT_SO_FAR_CHARS = 30_000;
+
+/**
+ * The transcript with a result for each call the reload stopped while it ran and whose card showed
+ * output (a Bash command's lines so far): the model is told it was stopped and what it printed, as when
+ * Esc stops it, rather than that it never completed (it ran partway: running it again repeats that).
+ */
+function withOutputSoFar(messages: MessageParam[], items: readonly TranscriptItem[]): MessageParam[] {
+  let out = messages;
+  for (const item of items) {
+    if (item.kind !== 'tool' || item.card.result) continue;
+    const shown = item.card.progress;
+    if (!shown.trim()) continue;
+    const tail = shown.length > OUTPUT_SO_FAR_CHARS ? `…${shown.slice(-OUTPUT_SO_FAR_CHARS)}` : shown;
+    out = withToolResult(out, {
+      type: 'tool_result',
+      tool_use_id: item.card.toolUseId,
+      is_error: true,
+      content: `The page was reloaded while this call ran, which stopped it before it finished. Its output so far:\n${tail}`,
+    });
+  }
+  return out;
+}
+
 /**
  * A saved session as the page opens it: a turn cut off by a reload is repaired (every tool_use answered,
  * the interrupt marker added) and its view ends with the turn interrupted.
@@ -374,10 +400,15 @@ export function restoreRecord(record: SessionRecord): {
   repaired: boolean;
 } {
   const repaired = record.turnOpen;
+  const stored = fromStoredView(record.view)?.items;
   const rec: SessionRecord = repaired
-    ? { ...record, messages: repairInterruptedTranscript(record.messages), turnOpen: false }
+    ? {
+        ...record,
+        messages: repairInterruptedTranscript(withOutputSoFar(record.messages, stored ?? [])),
+        turnOpen: false,
+      }
     : record;
-  const items = fromStoredView(rec.view)?.items ?? itemsFromMessages(rec.messages);
+  const items = stored ?? itemsFromMessages(rec.messages);
   const transcript = reduceTranscript(initialTranscript, {
     type: 'local-restore',
     items,

@@ -26,6 +26,7 @@ import {
 } from './session-model.ts';
 import { createSettingsStore, DEFAULT_PREFS, type Prefs, type SettingsStore } from './settings-store.ts';
 import { fromStoredView } from './stored-view.ts';
+import { readTabSession, writeTabSession } from './tab-session.ts';
 
 /**
  * Starts the page's agent. `sessionId` is the session opened first: the agent keys its request-prefix
@@ -178,6 +179,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       openRef.current = opened;
       setOpen(opened);
       setBootView(null);
+      writeTabSession(rec.id);
       if (lock.held) void stores.settings.saveCurrentSession(rec.id).catch(() => {});
       else {
         // When the other tab lets go, the session opens here for real (as saved by that tab).
@@ -218,10 +220,10 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       } catch {}
       if (cancelled) return;
       setSessions(list);
-      const id =
-        saved.currentSessionId && list.some((m) => m.id === saved.currentSessionId)
-          ? saved.currentSessionId
-          : undefined;
+      // This tab's own session first (another tab may have opened one since), then the page's.
+      const id = [readTabSession(), saved.currentSessionId].find(
+        (candidate) => candidate !== undefined && list.some((m) => m.id === candidate),
+      );
       const record = id ? await stores.sessions.load(id).catch(() => undefined) : undefined;
       if (cancelled) return;
       setLoaded(true);

@@ -1,0 +1,189 @@
+/**
+ * What a reload brings back is what was shown, in the places the sweep of workbench-durability.spec.ts
+ * does not look: the todo list after a TodoWrite that was refused or never ran, the session a tab had
+ * open when another tab opened one since, the output a Bash command printed before the reload stopped
+ * it (what the model is told), the Files editor (keys typed as it loads, text not saved), and the prompt
+ * box's text when the tab's sessionStorage is full. Real Chromium, the built site, the real SDK against
+ * the mock Messages API.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import type { MockApi } from './mock-api/server.ts';
+import {
+  allowEverything,
+  connectRemembering,
+  openApp,
+  resultText,
+  sendPrompt,
+  toolCard,
+  toolResultFor,
+  waitIdle,
+  waitSaved,
+  withMockApi,
+} from './support/app.ts';
+
+let api: MockApi;
+withMockApi((started) => {
+  api = started;
+});
+
+async function start(page: Page): Promise<void> {
+  await openApp(page);
+  await connectRemembering(page, api);
+}
+
+test('the todo list after a reload is the last one TodoWrite accepted, not one it refused', async ({
+  page,
+}) => {
+  await start(page);
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_tgood',
+          name: 'TodoWrite',
+          input: {
+            todos: [{ content: 'Good item', status: 'in_progress', activeForm: 'Doing the good item' }],
+          },
+        },
+      ],
+    },
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_tbad',
+          name: 'TodoWrite',
+          input: {
+            todos: [
+              { content: 'Bad A', status: 'in_progress', activeForm: 'A' },
+              { content: 'Bad B', status: 'in_progress', activeForm: 'B' },
+            ],
+          },
+        },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Todos done.' }] },
+  ]);
+  await sendPrompt(page, 'Plan it');
+  await waitIdle(page);
+  await expect(toolCard(page, 'toolu_tbad')).toHaveAttribute('data-status', 'error');
+  await expect(page.getByTestId('todo-strip-item')).toHaveText(['◐ Good item']);
+  await waitSaved(page);
+  await page.reload();
+  await expect(page.getByTestId('user-message')).toHaveText('Plan it');
+  // The list the restored session holds (the agent's, once the session is open), not the first paint's.
+  await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('todo-strip-item')).toHaveText(['◐ Good item']);
+  await page.getByTestId('todo-strip').getByRole('button').click();
+  await expect(page.getByTestId('todo-strip-item')).toHaveText(['◐ Good item']);
+});
+
+test('a reload reopens the session this tab had, though another tab opened one of its own since', async ({
+  page,
+  context,
+}) => {
+  api.script([{ content: [{ type: 'text', text: 'Reply one.' }] }]);
+  await start(page);
+  await sendPrompt(page, 'tab one prompt');
+  await waitIdle(page);
+  await waitSaved(page);
+
+  const second = await context.newPage();
+  await second.goto('/');
+  await expect(second.getByTestId('readonly-banner')).toBeVisible();
+  await second.getByTestId('readonly-new').click();
+  await expect(second.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  api.script([{ content: [{ type: 'text', text: 'Reply two.' }] }]);
+  await sendPrompt(second, 'tab two prompt');
+  await waitIdle(second);
+  await waitSaved(second);
+
+  await page.reload();
+  await expect(page.getByTestId('user-message')).toHaveText(['tab one prompt']);
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  await expect(page.getByTestId('readonly-banner')).toHaveCount(0);
+  await expect(page.getByTestId('prompt-input')).toBeEnabled();
+  await second.close();
+});
+
+test('a Bash command the reload stopped: the model gets the output the card showed, and that it was stopped', async ({
+  page,
+}) => {
+  await start(page);
+  await allowEverything(page);
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_bp',
+          name: 'Bash',
+          input: { command: 'echo OUT-ONE; echo OUT-TWO; sleep 4; echo OUT-THREE' },
+        },
+      ],
+    },
+  ]);
+  await sendPrompt(page, 'run it');
+  const output = toolCard(page, 'toolu_bp').getByTestId('tool-progress');
+  await expect(output).toContainText('OUT-TWO');
+  await page.reload();
+  await expect(output).toContainText('OUT-ONE\nOUT-TWO');
+  api.script([{ content: [{ type: 'text', text: 'Noted.' }] }]);
+  await sendPrompt(page, 'next');
+  await waitIdle(page);
+  const result = toolResultFor(api.requests[api.requests.length - 1], 'toolu_bp');
+  expect(result?.is_error).toBe(true);
+  const text = resultText(result ?? {});
+  expect(text).toContain('reloaded');
+  expect(text).toContain('OUT-ONE\nOUT-TWO');
+  expect(text).not.toContain('OUT-THREE');
+});
+
+test('the Files editor keeps every key typed while it loads, and text not saved comes back after a reload', async ({
+  page,
+}) => {
+  await openApp(page);
+  const file = page.locator('[data-testid="file-item"]').first();
+  const path = await file.getAttribute('data-path');
+  await file.click();
+  await page.getByTestId('file-edit').click();
+  const typed = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  for (const ch of typed) await page.keyboard.type(ch, { delay: 20 });
+  const editor = page.locator('.code-editor[data-editor="codemirror"] .cm-content');
+  await expect(editor).toContainText(typed);
+
+  await page.reload();
+  await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
+  if ((await page.getByTestId('file-viewer').count()) === 0)
+    await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
+  await expect(page.getByTestId('file-draft-restored')).toBeVisible();
+  await expect(editor).toContainText(typed);
+  // Cancel drops it: the next reload shows the file as saved.
+  await page.getByTestId('file-cancel').click();
+  await page.reload();
+  await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
+  if ((await page.getByTestId('file-viewer').count()) === 0)
+    await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
+  await expect(page.getByTestId('file-content')).toBeVisible();
+  await expect(page.getByTestId('file-draft-restored')).toHaveCount(0);
+  await expect(page.getByTestId('file-content')).not.toContainText(typed);
+});
+
+test("the prompt box's text survives a reload when the tab's sessionStorage is full", async ({ page }) => {
+  await start(page);
+  await page.evaluate(() => {
+    let chunk = 'x'.repeat(1 << 20);
+    let i = 0;
+    while (chunk.length > 8) {
+      try {
+        sessionStorage.setItem(`__fill${i++}`, chunk);
+      } catch {
+        chunk = chunk.slice(0, chunk.length >> 1);
+      }
+    }
+  });
+  await page.getByTestId('prompt-input').fill('my precious draft');
+  await page.reload();
+  await expect(page.getByTestId('prompt-input')).toHaveValue('my precious draft');
+});
