@@ -3,6 +3,7 @@
  * or if it cannot load). Ctrl/Cmd+S saves, Esc leaves; Tab indents (Esc, then Tab, moves on).
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { MountedEditor } from './code-editor-view.ts';
 
 let loading: Promise<typeof import('./code-editor-view.ts')> | undefined;
@@ -38,6 +39,12 @@ export function CodeEditor({
     loading.then(
       (mod) => {
         if (cancelled || !host.current) return;
+        // Where the user was in the text area (typing there while this loaded): the editor goes on there.
+        const area = fallback.current;
+        const hadFocus = area !== null && document.activeElement === area;
+        const selection = area
+          ? { anchor: area.selectionStart, head: area.selectionEnd }
+          : { anchor: 0, head: 0 };
         editor = mod.mountEditor(host.current, latest.current, language, label, {
           onChange: (t) => {
             latest.current = t;
@@ -46,8 +53,10 @@ export function CodeEditor({
           onSave: () => handlers.current.onSave(),
           onCancel: () => handlers.current.onCancel(),
         });
-        setReady(true);
-        editor.focus();
+        // Shown in this same task, before another key can reach the text area that goes away, then focused
+        // (a hidden editor cannot take focus: the keys went to the page).
+        flushSync(() => setReady(true));
+        if (hadFocus || area === null) editor.focus(selection);
       },
       () => {
         // The chunk could not load: the text area stays (and the next edit tries again).

@@ -10,6 +10,7 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import { CodeEditor } from './CodeEditor.tsx';
 import { CopyButton } from './CopyButton.tsx';
 import { downloadBlob } from './download.ts';
+import { readEditorDraft, writeEditorDraft } from './editor-drafts.ts';
 import { visibleName } from './file-ops.ts';
 import { HighlightedCode } from './HighlightedCode.tsx';
 import { Icon } from './icons.tsx';
@@ -41,6 +42,8 @@ export function FileViewer({
   const [draft, setDraft] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** The editor opened on text typed before a reload (or before another file was opened), not saved. */
+  const [restored, setRestored] = useState(false);
   const tooLarge = content.length > VIEWER_MAX_CHARS;
   const editable = viewed?.error === undefined && viewed !== null && !viewed.binary && !tooLarge;
   // A file past the cap shows its first VIEWER_MAX_CHARS characters, highlighted, then a note.
@@ -57,15 +60,30 @@ export function FileViewer({
   useEffect(() => {
     setDraft(null);
     setSaveError(null);
+    setRestored(false);
   }, [path]);
 
   const abs = `${sandbox.root}/${path}`;
+  // Unsaved text of this file kept across a reload: the editor opens on it again.
+  useEffect(() => {
+    if (!editable) return;
+    const kept = readEditorDraft(abs);
+    if (kept === undefined) return;
+    setDraft((d) => d ?? kept);
+    setRestored(true);
+  }, [abs, editable]);
+  const edit = (text: string) => {
+    setDraft(text);
+    writeEditorDraft(abs, text);
+  };
   const save = async () => {
     if (draft === null) return;
     setSaving(true);
     try {
       await sandbox.writeFile(abs, draft);
+      writeEditorDraft(abs, null);
       setDraft(null);
+      setRestored(false);
       setSaveError(null);
       onSaved(abs);
     } catch (err) {
@@ -76,7 +94,9 @@ export function FileViewer({
   };
 
   const cancel = () => {
+    writeEditorDraft(abs, null);
     setDraft(null);
+    setRestored(false);
     setSaveError(null);
   };
 
@@ -154,6 +174,11 @@ export function FileViewer({
           ×
         </button>
       </div>
+      {restored && draft !== null && (
+        <div className="panel-note muted" data-testid="file-draft-restored">
+          Unsaved edits kept from before: Save writes them, Cancel drops them.
+        </div>
+      )}
       {saveError && (
         <div className="panel-error" role="alert" data-testid="file-save-error">
           {saveError}
@@ -166,7 +191,7 @@ export function FileViewer({
           value={draft}
           language={languageOfPath(path)}
           label={`Editing ${visibleName(path)}`}
-          onChange={setDraft}
+          onChange={edit}
           onSave={() => void save()}
           onCancel={cancel}
         />

@@ -21,7 +21,8 @@ export interface EditorHandlers {
 }
 
 export interface MountedEditor {
-  focus(): void;
+  /** Focuses the editor with the cursor (or selection) at these offsets of the text. */
+  focus(selection?: { anchor: number; head: number }): void;
   destroy(): void;
 }
 
@@ -83,5 +84,14 @@ export function mountEditor(
       ],
     }),
   });
-  return { focus: () => view.focus(), destroy: () => view.destroy() };
+  return {
+    focus: (selection) => {
+      if (selection) {
+        const at = (n: number) => Math.max(0, Math.min(n, view.state.doc.length));
+        view.dispatch({ selection: { anchor: at(selection.anchor), head: at(selection.head) } });
+      }
+      view.focus();
+    },
+    destroy: () => view.destroy(),
+  };
 }

@@ -13,6 +13,7 @@
  * was written, and a reload then lost the prompt), nor a state shown although its write failed.
  *
  * sessionStorage is the tab's own, as the prompt box is: a second tab does not get this one's text.
+ * When it refuses the write (full), localStorage keeps the text instead, until the next page reads it.
  */
 import { useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import { storageName } from '../core/storage-namespace.ts';
@@ -36,6 +37,16 @@ interface Unsent {
 }
 
 const key = () => storageName('unsent-prompts', '.');
+/** Where the text goes when this tab's sessionStorage is full (the page's; read once, then dropped). */
+const fallbackKey = () => storageName('unsent-prompts-overflow', '.');
+
+function parseUnsent(raw: string | null | undefined): Unsent {
+  const parsed = (raw ? JSON.parse(raw) : {}) as Partial<Unsent>;
+  const texts = Array.isArray(parsed.texts)
+    ? parsed.texts.filter((t): t is string => typeof t === 'string' && !!t.trim())
+    : [];
+  return isSent(parsed.sent) ? { texts, sent: parsed.sent } : { texts };
+}
 
 const isSent = (v: unknown): v is SentPrompt => {
   const s = v as SentPrompt;
@@ -46,26 +57,43 @@ const isSent = (v: unknown): v is SentPrompt => {
 
 /** What the page saved before the reload ({ texts: [] } without storage or with bad data). Never throws. */
 export function readUnsent(): Unsent {
+  let own: Unsent = { texts: [] };
   try {
-    const raw = globalThis.sessionStorage?.getItem(key());
-    const parsed = (raw ? JSON.parse(raw) : {}) as Partial<Unsent>;
-    const texts = Array.isArray(parsed.texts)
-      ? parsed.texts.filter((t): t is string => typeof t === 'string' && !!t.trim())
-      : [];
-    return isSent(parsed.sent) ? { texts, sent: parsed.sent } : { texts };
+    own = parseUnsent(globalThis.sessionStorage?.getItem(key()));
+  } catch {}
+  if (own.texts.length > 0 || own.sent) return own;
+  try {
+    return parseUnsent(globalThis.localStorage?.getItem(fallbackKey()));
   } catch {
-    return { texts: [] };
+    return own;
   }
+}
+
+/** The overflow copy is for one reload: the page that put it back into its box lets it go. */
+export function dropUnsentOverflow(): void {
+  try {
+    globalThis.localStorage?.removeItem(fallbackKey());
+  } catch {}
 }
 
 /** Saves `unsent` (blank texts left out); nothing left removes the entry. Never throws. */
 export function writeUnsent(unsent: Unsent): void {
+  const texts = unsent.texts.filter((t) => t.trim());
+  const empty = texts.length === 0 && !unsent.sent;
+  const value = JSON.stringify({ texts, sent: unsent.sent });
   try {
-    const texts = unsent.texts.filter((t) => t.trim());
-    if (texts.length === 0 && !unsent.sent) globalThis.sessionStorage?.removeItem(key());
-    else globalThis.sessionStorage?.setItem(key(), JSON.stringify({ texts, sent: unsent.sent }));
+    if (empty) globalThis.sessionStorage?.removeItem(key());
+    else globalThis.sessionStorage?.setItem(key(), value);
+    dropUnsentOverflow();
+    return;
   } catch {
-    // Storage refused (disabled, full, a sandboxed frame): the page works on, as before this existed.
+    // Full (or refused): the page's localStorage keeps it for the next load of this page.
+  }
+  try {
+    if (empty) globalThis.localStorage?.removeItem(fallbackKey());
+    else globalThis.localStorage?.setItem(fallbackKey(), value);
+  } catch {
+    // Both refused (disabled, a sandboxed frame): the page works on, as before this existed.
   }
 }
 
