@@ -7,7 +7,7 @@ import type { PermissionAnswer, QueryEvent } from '../events.ts';
 import type { CanUseToolFn } from '../tool-execution.ts';
 import { decidePermission } from './engine.ts';
 import { rulesFromSet } from './rules.ts';
-import type { PermissionContext, PermissionMode, PermissionRule } from './types.ts';
+import type { PermissionContext, PermissionMode, PermissionRule, TreeEntry } from './types.ts';
 
 export interface CanUseToolOptions {
   /** The rules in force, read on every call (so a rule added at a prompt applies to the next call). */
@@ -36,6 +36,33 @@ function trustedPathOf(sandbox: ToolUseContext['sandbox']): readonly string[] {
 }
 
 /**
+ * Everything below `dir` (breadth first), or null when it holds more than `limit` entries or a symbolic
+ * link (which may lead anywhere), or cannot be read. Never throws.
+ */
+async function listTree(
+  sandbox: ToolUseContext['sandbox'],
+  dir: string,
+  limit: number,
+): Promise<TreeEntry[] | null> {
+  const out: TreeEntry[] = [];
+  const queue = [dir];
+  try {
+    while (queue.length > 0) {
+      const at = queue.shift() as string;
+      for (const entry of await sandbox.readdir(at)) {
+        if (entry.type === 'symlink' || out.length >= limit) return null;
+        const abs = `${at === '/' ? '' : at}/${entry.name}`;
+        out.push({ abs, directory: entry.type === 'directory' });
+        if (entry.type === 'directory') queue.push(abs);
+      }
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+
+/**
  * The engine's view of one call's context: mode, paths, the sandbox's realpath (symlinks) and the
  * shell session Bash runs in (read now, so a previous call's `export HOME=...` counts).
  */
@@ -58,6 +85,7 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
     exists: (abs: string) => sandbox.exists(abs),
     isDirectory: async (abs: string) =>
       (await sandbox.exists(abs)) && (await sandbox.stat(abs)).type === 'directory',
+    listTree: (abs: string, limit: number) => listTree(sandbox, abs, limit),
   };
 }
 

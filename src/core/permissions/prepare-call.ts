@@ -15,13 +15,14 @@ import {
 import type { AnyTool } from '../tool.ts';
 import { isInside, resolvePath } from './paths.ts';
 import { type RuleBook, ruleBook } from './rule-hits.ts';
-import { candidateCwds, type PathEnv, resolveRef } from './subjects.ts';
+import { candidateCwds, type PathEnv, resolveRef, withReal } from './subjects.ts';
 import type {
   BashPermissionMatcher,
   PermissionContext,
   PermissionMatcher,
   PermissionRule,
   ShellPathRef,
+  TreeEntry,
 } from './types.ts';
 
 /** The mode and rules in force for one decision. */
@@ -214,6 +215,46 @@ async function withDirectoryTrees(
   return { ...m, commands };
 }
 
+/** Most directories of one line whose trees are listed, and most entries a tree may hold. */
+const MAX_TREES = 8;
+export const MAX_TREE_ENTRIES = 5000;
+
+/**
+ * What is below each directory a line that only reads goes through (`grep -r`, `find`, `tree`), as the
+ * sandbox lists it now: nothing else makes files during such a line, so a rule that matches nothing
+ * there matches nothing it reads. A line that writes, links, or runs code it does not show gets none
+ * (what it makes appears below while it runs); so does a directory whose real path differs (a link).
+ */
+async function readTrees(
+  m: BashPermissionMatcher,
+  env: PathEnv,
+  listTree: PermissionContext['listTree'],
+): Promise<Map<string, readonly TreeEntry[]> | undefined> {
+  if (!listTree || !m.parsed) return undefined;
+  const readsOnly = m.commands.every(
+    (c) => c.readOnly && !c.opaque && !c.links?.length && c.paths.every((p) => p.access === 'read'),
+  );
+  if (!readsOnly) return undefined;
+  const dirs = new Set<string>();
+  for (const c of m.commands)
+    for (const ref of c.paths)
+      if (ref.recursive)
+        for (const abs of resolveRef(env, ref) ?? []) if (withReal(abs, env).length === 1) dirs.add(abs);
+  if (dirs.size === 0 || dirs.size > MAX_TREES) return undefined;
+  const trees = new Map<string, readonly TreeEntry[]>();
+  await Promise.all(
+    [...dirs].map(async (dir) => {
+      try {
+        const entries = await listTree(dir, MAX_TREE_ENTRIES);
+        if (entries) trees.set(dir, entries);
+      } catch {
+        // Unknown: a rule may match anything below.
+      }
+    }),
+  );
+  return trees;
+}
+
 /** The matcher, the rules and the paths of one call. */
 export interface Prepared {
   prepared: PreparedMatcher;
@@ -250,6 +291,9 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
   if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
   if (matcher?.kind === 'bash') matcher = await withDirectoryTrees(matcher, writtenEnv, permCtx.isDirectory);
   const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
-  const env = real ? { ...writtenEnv, real } : writtenEnv;
+  const withRealPaths = real ? { ...writtenEnv, real } : writtenEnv;
+  const trees =
+    matcher?.kind === 'bash' ? await readTrees(matcher, withRealPaths, permCtx.listTree) : undefined;
+  const env = trees ? { ...withRealPaths, trees } : withRealPaths;
   return { prepared, matcher, book: ruleBook(d.rules, tool), env, writtenEnv };
 }

@@ -6,7 +6,7 @@ import picomatch from 'picomatch';
 import { cdpathSearched } from '../../shell/index.ts';
 import { fileRuleMatches, isInside, relativeInside, resolvePath, ruleBase } from './paths.ts';
 import { matchShellRule, type RuleMatch } from './shell-rules.ts';
-import type { PermissionRule, ShellCommand, ShellPathRef } from './types.ts';
+import type { PermissionRule, ShellCommand, ShellPathRef, TreeEntry } from './types.ts';
 
 /** Where paths resolve. */
 export interface PathEnv {
@@ -20,6 +20,11 @@ export interface PathEnv {
   cdpath?: boolean;
   /** Real paths (symlinks followed) of the paths a call touches: deny and ask rules match them too. */
   real?: ReadonlyMap<string, string>;
+  /**
+   * For a line that only reads: what is below the directories it reads through, where the sandbox could
+   * list all of it (no link below). A rule that matches nothing there matches nothing the line reads.
+   */
+  trees?: ReadonlyMap<string, readonly TreeEntry[]>;
 }
 
 /** `abs`, and the real path it leads to when that differs (see `PathEnv.real`). */
@@ -121,6 +126,15 @@ function globMayMatch(content: string, abs: string, env: PathEnv, ignoreCase: bo
   return fileRuleMatches(content, `${dir === '/' ? '' : dir}/${last}`, { ...env, ignoreCase });
 }
 
+/** Whether the sandbox listed everything below `dir` and none of it is a path the rule names. */
+function treeClear(content: string, dir: string, env: PathEnv, ignoreCase: boolean): boolean {
+  const entries = env.trees?.get(dir);
+  if (!entries) return false;
+  return !entries.some((e) =>
+    fileRuleMatches(content, e.abs, { ...env, ignoreCase, directory: e.directory }),
+  );
+}
+
 /**
  * How a file rule matches a path reference of a shell command: 'maybe' when the path is only known at
  * run time, is a glob that may expand to a matching path, is a tree a recursive command goes through,
@@ -143,7 +157,8 @@ export function fileRuleMatchesRef(
       result = 'maybe';
     }
     if (ref.glob && globMayMatch(content, abs, env, ignoreCase)) result = 'maybe';
-    if (ref.recursive && ruleMayMatchBelow(content, abs, env)) result = 'maybe';
+    if (ref.recursive && ruleMayMatchBelow(content, abs, env) && !treeClear(content, abs, env, ignoreCase))
+      result = 'maybe';
   }
   return result;
 }

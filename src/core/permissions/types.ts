@@ -22,6 +22,12 @@ export type PermissionResult =
   | { behavior: 'passthrough'; message?: string };
 
 /** What a tool sees when it checks its own permissions. */
+/** One entry below a directory (PermissionContext.listTree). */
+export interface TreeEntry {
+  abs: string;
+  directory: boolean;
+}
+
 export interface PermissionContext {
   mode: PermissionMode;
   /** Workspace root and the current directory, for path checks. */
@@ -46,6 +52,13 @@ export interface PermissionContext {
    * (`npx rimraf src`); without it, every such operand counts as one.
    */
   isDirectory?: (abs: string) => Promise<boolean>;
+  /**
+   * What is below a directory now (files and directories, absolute paths), or null when it cannot say
+   * all of it: more than `limit` entries, a symbolic link below (it may lead anywhere), an error. A line
+   * that only reads then reads nothing a rule names when nothing below matches the rule (`grep -r x src`
+   * next to `Read(.env)` when src holds no .env). Without it, a rule may match anything below.
+   */
+  listTree?: (abs: string, limit: number) => Promise<readonly TreeEntry[] | null>;
   /**
    * The shell session Bash commands run in (the sandbox's shellState): its cwd and the variables it
    * carries (HOME, CDPATH, PATH, BASH_ENV). Without it, `~` is `home` and the session is assumed plain.

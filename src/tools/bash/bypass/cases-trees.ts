@@ -74,3 +74,42 @@ export const DIRECTORY_OPERANDS: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/**
+ * A line that only reads through a directory holding nothing a rule names runs unasked (the sandbox
+ * lists it at check time): these are the ways something a rule names could still be reached below it.
+ */
+export const LISTED_TREES: BypassCase[] = [
+  {
+    what: 'a link below the folder leads to the denied one',
+    setup: ['ln -s ../secrets src/s'],
+    command: 'grep -R sk-live src',
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'the line makes the link, then searches',
+    command: 'mkdir docs && ln -s ../secrets docs/s && grep -R sk-live docs',
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'the folder searched is itself a link to the denied one',
+    setup: ['ln -s secrets keys'],
+    command: 'grep -r sk-live keys',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'the parent of the current folder holds the denied file',
+    command: 'cd src && grep -r sk-live ..',
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'a copy made in the same line, then searched',
+    command: 'cp -r secrets src/k; grep -r sk-live src',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+];

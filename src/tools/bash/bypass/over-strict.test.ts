@@ -130,3 +130,18 @@ describe('acceptEdits allows the file commands Claude Code does, on workspace fi
     }
   });
 });
+
+describe('a line that only reads through folders holding nothing a rule names runs unasked', () => {
+  it('grep -r, find and ls -R of src next to Read(.env) and Read(/secrets/**), in default mode', async () => {
+    for (const command of [
+      'grep -rn alpha src',
+      'find src -name "*.ts"',
+      'ls -R src',
+      'grep -r util src config',
+    ]) {
+      expect(await decisionOf(command, 'default', CORPUS_RULES), command).toBe('allow');
+    }
+    // The root holds .env and secrets/: still asked.
+    expect(await decisionOf('grep -r TOKEN .', 'default', CORPUS_RULES)).toBe('ask');
+  });
+});
