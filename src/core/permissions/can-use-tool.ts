@@ -35,6 +35,15 @@ function trustedPathOf(sandbox: ToolUseContext['sandbox']): readonly string[] {
   return dirs;
 }
 
+/** Whether a background process of the sandbox still runs (true when the sandbox cannot say). */
+function backgroundRunning(sandbox: ToolUseContext['sandbox']): boolean {
+  try {
+    return sandbox.listBackground().some((p) => p.status === 'running');
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Everything below `dir` (breadth first), or null when it holds more than `limit` entries or a symbolic
  * link (which may lead anywhere), or cannot be read. Never throws.
@@ -85,7 +94,10 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
     exists: (abs: string) => sandbox.exists(abs),
     isDirectory: async (abs: string) =>
       (await sandbox.exists(abs)) && (await sandbox.stat(abs)).type === 'directory',
-    listTree: (abs: string, limit: number) => listTree(sandbox, abs, limit),
+    // A background process may add a link below a tree between the check and the run: none is listed.
+    ...(backgroundRunning(sandbox)
+      ? {}
+      : { listTree: (abs: string, limit: number) => listTree(sandbox, abs, limit) }),
   };
 }
 

@@ -144,4 +144,11 @@ describe('a line that only reads through folders holding nothing a rule names ru
     // The root holds .env and secrets/: still asked.
     expect(await decisionOf('grep -r TOKEN .', 'default', CORPUS_RULES)).toBe('ask');
   });
+
+  it('not while a background process runs (it may link a denied folder in before the search runs)', async () => {
+    const before = { setup: ['mkdir docs'] };
+    expect(await decisionOf('grep -R sk-live docs', 'default', CORPUS_RULES, before)).toBe('allow');
+    const job = { ...before, background: ['sleep 5; ln -s ../secrets docs/s'] };
+    expect(await decisionOf('grep -R sk-live docs', 'default', CORPUS_RULES, job)).toBe('ask');
+  });
 });
