@@ -101,8 +101,24 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
   }
   // Operands of a read-only subcommand may be files whose content it prints (`git blame .env`,
   // `git diff --no-index .env x`, `git log -p -- .env`), or a revision and a path (`git show HEAD:.env`).
-  const noIndex = sub === 'diff' && rest.some((w) => w.text === '--no-index');
-  for (const w of rest) {
+  // git diff compares the file system by itself when a path is outside the working tree (`git diff /mnt
+  // secrets`): an absolute path or one that climbs out may be.
+  const noIndex =
+    sub === 'diff' &&
+    rest.some(
+      (w) =>
+        w.text === '--no-index' ||
+        (!w.text.startsWith('-') && (w.dynamic || /^(\/|\.\.(\/|$))/.test(w.text))),
+    );
+  for (const [k, w] of rest.entries()) {
+    // `git log -L1,5:FILE`, `-L :func:FILE`: FILE's history, its lines printed.
+    const range = sub === 'log' ? /^-L(.*)$/.exec(w.text) : null;
+    if (range) {
+      const value = range[1] !== '' ? range[1] : (rest[k + 1]?.text ?? '');
+      const file = value.slice(value.lastIndexOf(':') + 1);
+      if (file) out.paths.push(use({ ...w, text: file, dynamic: w.dynamic }, 'read', true));
+      continue;
+    }
     if (w.text.startsWith('-')) continue;
     // `git diff --no-index A B` compares two files of the file system.
     if (noIndex) {
@@ -111,8 +127,9 @@ export function gitFacts(args: readonly ShellWord[]): ProgramFacts {
       continue;
     }
     // A path from the top may name a directory, whose whole tree git prints (`:(top)secrets`).
+    // A directory pathspec (`git log -p -- secrets`) prints what is below it.
     const paths = gitPaths(w);
-    for (const path of paths) out.paths.push(use(path, 'read', false, paths.length > 1));
+    for (const path of paths) out.paths.push(treeIfDirectory(use(path, 'read', false, paths.length > 1)));
   }
   out.problem = null;
   return out;

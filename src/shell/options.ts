@@ -27,6 +27,8 @@ export interface OptionSpec {
   short?: Record<string, ValueKind | `${ValueKind}?`>;
   /** Long options (with `--`) that take a value. */
   long?: Record<string, ValueKind | `${ValueKind}?`>;
+  /** Long options that take two words, a name and then a value of this kind (`jq --rawfile NAME FILE`). */
+  pairs?: Record<string, ValueKind>;
   /** Flags that make the program write or run something, and what (for the message). */
   effects?: Record<string, string>;
   /** The program's options are not known: any letter may take a glued value (`-oFILE`). */
@@ -116,6 +118,13 @@ export function parseArgs(
     }
     if (t === '--') {
       options = false;
+      continue;
+    }
+    const pair = spec.pairs?.[t];
+    if (pair !== undefined) {
+      out.flags.add(t);
+      i++;
+      if (i + 1 < args.length) out.values.push({ option: t, kind: pair, word: args[++i] });
       continue;
     }
     if (t.startsWith('--')) {

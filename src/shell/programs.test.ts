@@ -52,6 +52,9 @@ describe('option values that are files', () => {
     ['uniq in out', ['read:in', 'write:out']],
     ['tee -a log < in', ['write:log', 'read:in']],
     ['curl -oout.html http://x', ['write:out.html']],
+    // No operand: nothing (it used to throw, and the line counted as unparseable).
+    ['cp --help', []],
+    ['mv --version', []],
   ])('%s', async (command, expected) => {
     expect((await paths(command)).sort()).toEqual([...expected].sort());
   });

@@ -102,6 +102,21 @@ function operandPaths(
   linksMade: LinkUse[],
 ): PathUse[] {
   const ops = a.operands.filter((w) => w.text !== '-' || w.dynamic);
+  // mv takes a directory's whole tree with it: where an operand is one (the engine looks), all below counts.
+  if (spec.operands === 'move')
+    return usesOfOperands(name, spec, a, ops, recursive, linksMade).map(treeIfDirectory);
+  return usesOfOperands(name, spec, a, ops, recursive, linksMade);
+}
+
+/** The paths of the operands by the spec's rule, before directories are looked at. */
+function usesOfOperands(
+  name: string,
+  spec: Spec,
+  a: ParsedArgs,
+  ops: ShellWord[],
+  recursive: boolean,
+  linksMade: LinkUse[],
+): PathUse[] {
   switch (spec.operands) {
     case 'none':
       return [];
@@ -159,6 +174,15 @@ function operandPaths(
       const sources = (ws: readonly ShellWord[]): PathUse[] =>
         ws.flatMap((w) => (aliased ? readAndWritten(w, recursive) : [use(w, 'read', true, recursive)]));
       const targetDir = a.values.find((v) => v.kind === 'write-dir');
+      // `cp --parents .git/config d` writes d/.git/config: the source's whole path below the target.
+      const parents = (dir: ShellWord, from: readonly ShellWord[]): ShellWord[] =>
+        a.flags.has('--parents')
+          ? from.map((src) =>
+              dir.dynamic || src.dynamic || src.text.startsWith('/') || src.text.includes('..')
+                ? { text: `${dir.text}/…`, dynamic: true, glob: false }
+                : { ...dir, text: `${dir.text.replace(/\/+$/, '')}/${src.text}`, glob: dir.glob || src.glob },
+            )
+          : [];
       const symbolic = links(name, a);
       if (symbolic !== null) {
         const from = targetDir ? ops : ops.slice(0, -1);
@@ -174,9 +198,12 @@ function operandPaths(
       if (targetDir) {
         return [
           ...sources(ops),
-          ...intoDirectory(targetDir.word, ops).map((w) => use(w, 'write', true, recursive)),
+          ...[...intoDirectory(targetDir.word, ops), ...parents(targetDir.word, ops)].map((w) =>
+            use(w, 'write', true, recursive),
+          ),
         ];
       }
+      if (ops.length === 0) return [];
       if (ops.length === 1) return sources(ops);
       const dest = ops[ops.length - 1];
       const from = ops.slice(0, -1);
@@ -184,7 +211,9 @@ function operandPaths(
       return [
         ...sources(from),
         use(dest, 'write', true, recursive),
-        ...intoDirectory(dest, from).map((w) => use(w, 'write', true, recursive)),
+        ...[...intoDirectory(dest, from), ...parents(dest, from)].map((w) =>
+          use(w, 'write', true, recursive),
+        ),
       ];
     }
   }

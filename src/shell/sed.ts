@@ -224,6 +224,18 @@ export function readSedScript(s: string): SedScript {
 
 const word = (text: string): ShellWord => ({ text, dynamic: false, glob: false });
 
+/** Where `sed -iSUFFIX` may write the backup of `file` (relative to the cwd, and to the file's directory). */
+function backupNames(file: ShellWord, suffix: ShellWord): ShellWord[] {
+  if (file.dynamic || suffix.dynamic)
+    return [{ text: `${file.text}${suffix.text}`, dynamic: true, glob: false }];
+  if (!suffix.text.includes('*')) return [{ ...file, text: `${file.text}${suffix.text}` }];
+  const slash = file.text.lastIndexOf('/');
+  const name = suffix.text.replaceAll('*', file.text.slice(slash + 1));
+  const names = [name];
+  if (slash >= 0 && !name.startsWith('/')) names.push(`${file.text.slice(0, slash + 1)}${name}`);
+  return names.map((text) => ({ ...file, text }));
+}
+
 /** Facts of a sed call. */
 export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
   const a = parseArgs(args, SED_OPTIONS);
@@ -248,9 +260,15 @@ export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
     if (first) scripts.push(first);
   }
   // In place, each file is read (what the script prints or writes elsewhere is its content) and rewritten.
+  // `-i.bak` writes a backup beside each file; a suffix with `*` names it (the file's name for each `*`),
+  // and one with a `/` puts it in another directory (`-i'.git/*'` writes .git/FILE).
+  const suffix = a.values.find((v) => v.option === '-i' || v.option === '--in-place')?.word;
   for (const w of operands) {
     paths.push({ word: w, access: 'read', sure: true, recursive: false });
     if (inPlace) paths.push({ word: w, access: 'write', sure: true, recursive: false });
+    if (!suffix) continue;
+    for (const backup of backupNames(w, suffix))
+      paths.push({ word: backup, access: 'write', sure: true, recursive: false });
   }
   if (scriptFile) {
     paths.push({ word: scriptFile.word, access: 'read', sure: true, recursive: false });

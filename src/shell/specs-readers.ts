@@ -144,6 +144,8 @@ export const READER_SPECS: Record<string, Spec> = {
     options: { short: short('ntTe'), long: flagsOf('--bytes --radix --encoding --target') },
     operands: 'read',
     readOnly: true,
+    // `strings @FILE` reads its arguments from FILE (binutils' response files), which it may print.
+    readsNamed: (a) => a.operands.some((w) => w.dynamic || w.text.startsWith('@')),
   },
   base64: { options: { short: short('w'), long: flagsOf('--wrap') }, operands: 'read', readOnly: true },
   md5sum: { options: {}, operands: 'read', readOnly: true },
@@ -207,8 +209,8 @@ export const READER_SPECS: Record<string, Spec> = {
     options: {
       short: short('LPIHT', { o: 'write' }),
       long: {
+        // --fromfile is a flag: the operands are files of names, read.
         ...flagsOf('--filelimit --timefmt --charset --sort'),
-        '--fromfile': 'read',
       },
       effects: { '-R': 'tree -R writes a listing file into each directory' },
     },
@@ -219,12 +221,9 @@ export const READER_SPECS: Record<string, Spec> = {
   jq: {
     options: {
       short: short('L', { f: 'read' }),
-      long: {
-        ...flagsOf('--indent --arg --argjson'),
-        '--from-file': 'read',
-        '--rawfile': 'read',
-        '--slurpfile': 'read',
-      },
+      long: { ...flagsOf('--indent'), '--from-file': 'read' },
+      // `--arg NAME VALUE`, `--rawfile NAME FILE`: a name, then the value.
+      pairs: { '--arg': 'value', '--argjson': 'value', '--rawfile': 'read', '--slurpfile': 'read' },
     },
     operands: 'pattern',
     readOnly: true,
@@ -301,9 +300,9 @@ export const READER_SPECS: Record<string, Spec> = {
     readOnly: true,
     patternOptions: ['--from-file'],
     inPlace: ['-i', '--inplace'],
+    // The expression may come after a subcommand (`yq eval EXPR`, `yq e EXPR`).
     readsNamed: (a) =>
-      /\bload(_str|_xml|_props|_base64)?\s*\(/.test(a.operands[0]?.text ?? '') ||
-      a.operands[0]?.dynamic === true,
+      a.operands.slice(0, 2).some((w) => w.dynamic || /\bload(_str|_xml|_props|_base64)?\s*\(/.test(w.text)),
   },
   basename: { options: { short: short('s'), long: flagsOf('--suffix') }, operands: 'none', readOnly: true },
   dirname: { options: {}, operands: 'none', readOnly: true },

@@ -74,18 +74,22 @@ export const WRITER_SPECS: Record<string, Spec> = {
   mv: {
     options: {
       short: short('S', { t: 'write-dir' }),
-      long: { ...flagsOf('--suffix --backup --update'), '--target-directory': 'write-dir' },
+      long: {
+        ...flagsOf('--suffix'),
+        ...optionalOf('--backup --update'),
+        '--target-directory': 'write-dir',
+      },
     },
+    // A moved directory takes everything below it (a .git too), and shows it under the new name: each
+    // operand that is a directory when the line is checked counts as its whole tree (programs.ts).
     operands: 'move',
     readOnly: 'mv moves files',
-    // A moved directory takes everything below it (a .git too), and shows it under the new name.
-    recursive: true,
     destructive: true,
   },
   ln: {
     options: {
       short: short('S', { t: 'write-dir' }),
-      long: { ...flagsOf('--suffix --backup'), '--target-directory': 'write-dir' },
+      long: { ...flagsOf('--suffix'), ...optionalOf('--backup'), '--target-directory': 'write-dir' },
     },
     operands: 'copy',
     readOnly: 'ln creates links',

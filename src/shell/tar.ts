@@ -59,11 +59,9 @@ const LONG_VALUES: Record<
   '--record-size': 'value',
   '--tape-length': 'value',
   '--starting-file': 'value',
-  '--backup': 'value',
   '--quoting-style': 'value',
   '--sort': 'value',
   '--warning': 'value',
-  '--occurrence': 'value',
 };
 
 const MODES: Record<string, string> = {

@@ -187,8 +187,16 @@ export class Walker {
         this.bodies.set(node.name, node.body);
         this.command(node.body, copyScope(scope), depth);
         // Defining runs nothing: each call is walked where it is made (an unseen call, through `eval "$x"`
-        // or a name only known at run time, is opaque on its own).
-        this.pseudo(`${node.name}() { … }`, null, true, false);
+        // or a name only known at run time, is opaque on its own). But bash itself calls
+        // command_not_found_handle, for any program it does not find, from wherever the shell is then.
+        if (node.name === 'command_not_found_handle')
+          this.pseudo(
+            `${node.name}() { … }`,
+            'defines a function bash runs for any program it does not find',
+            true,
+            true,
+          );
+        else this.pseudo(`${node.name}() { … }`, null, true, false);
         break;
       default:
         throw new Unparseable(`unknown command ${(node as { type: string }).type}`);
@@ -338,6 +346,13 @@ export class Walker {
     const inner = un.words;
     const name = inner[0] && !inner[0].dynamic ? inner[0].text : '';
     for (const a of node.assignments) {
+      // `a=([x]=1)`: an indexed array's subscript is arithmetic, which expands what a variable named in it
+      // holds, as code (`x='b[$(cmd)]'`); only a number is plain.
+      const subscript = (a.array ?? [])
+        .map((el) => /^\[([^\]]*)\]\+?=/.exec(wordOf(el).text)?.[1])
+        .find((s) => s !== undefined && !/^\s*\d+\s*$/.test(s));
+      if (subscript !== undefined)
+        evaluates.push(`the array subscript [${subscript}] is evaluated as arithmetic, which may run code`);
       const why = this.codeVariable(
         a.name,
         a.value ? wordOf(a.value) : { text: '', dynamic: false, glob: false },
@@ -376,6 +391,9 @@ export class Walker {
     }
     if (this.rebound.has(name)) evaluates.push(`${name} was bound to another program with hash -p`);
     this.call(name, scope, depth);
+    // `nice() { cat key.pem; }; cd secrets; nice ls`: a function named like a wrapper runs in place of it.
+    const first = written[0];
+    if (first && !first.dynamic && first.text !== name) this.call(first.text, scope, depth);
 
     if (inner.length === 0 && !un.splitString) {
       // Assignments, redirections, `exec 3>file`, or a wrapper that runs nothing (`env`, `command -v x`).

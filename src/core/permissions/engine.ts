@@ -85,6 +85,8 @@ function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): st
     return null;
   }
   if (matcher?.kind !== 'bash') return null;
+  if (env.realIncomplete && matcher.commands.some((c) => c.paths.some((p) => p.access !== 'read')))
+    return 'The command writes through more paths than can be followed to where they lead, one of which could be a protected file.';
   for (const command of matcher.commands) {
     for (const ref of command.paths) {
       if (ref.access === 'read') continue;

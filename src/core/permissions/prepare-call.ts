@@ -13,6 +13,7 @@ import {
   withOpaqueCommands,
 } from '../../shell/index.ts';
 import type { AnyTool } from '../tool.ts';
+import { physicalPaths, withMovedLinks } from './link-paths.ts';
 import { isInside, resolvePath } from './paths.ts';
 import { type RuleBook, ruleBook } from './rule-hits.ts';
 import { candidateCwds, type PathEnv, resolveRef, withReal } from './subjects.ts';
@@ -52,7 +53,10 @@ export async function prepareMatcher(tool: AnyTool, input: unknown): Promise<Pre
   }
 }
 
-/** Most paths of one call whose real path is looked up (the rest match as written). */
+/**
+ * Most paths of one call whose real path is looked up. A call with more is checked as if any of its paths
+ * could lead anywhere (PathEnv.realIncomplete): a link past the limit is not followed.
+ */
 const MAX_REALPATHS = 256;
 
 /** The absolute paths a matcher names (every candidate of every shell path reference). */
@@ -65,7 +69,7 @@ function touchedPaths(matcher: PermissionMatcher | undefined, env: PathEnv): str
       for (const abs of resolveRef(env, ref) ?? []) out.add(abs);
     }
   }
-  return [...out].slice(0, MAX_REALPATHS);
+  return [...out];
 }
 
 /** Where each path a call touches really leads (symlinks followed); paths that fail are left out. */
@@ -73,11 +77,13 @@ async function realPaths(
   matcher: PermissionMatcher | undefined,
   env: PathEnv,
   realpath: PermissionContext['realpath'],
-): Promise<Map<string, string> | undefined> {
+): Promise<Map<string, string> | 'incomplete' | undefined> {
   if (!realpath) return undefined;
   const real = new Map<string, string>();
+  const touched = touchedPaths(matcher, env);
+  if (touched.length > MAX_REALPATHS) return 'incomplete';
   await Promise.all(
-    touchedPaths(matcher, env).map(async (abs) => {
+    touched.map(async (abs) => {
       try {
         const r = await realpath(abs);
         if (typeof r === 'string' && r.startsWith('/') && r !== abs) real.set(abs, r);
@@ -291,7 +297,19 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
   if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
   if (matcher?.kind === 'bash') matcher = await withDirectoryTrees(matcher, writtenEnv, permCtx.isDirectory);
   const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
-  const withRealPaths = real ? { ...writtenEnv, real } : writtenEnv;
+  let withRealPaths: PathEnv =
+    real === 'incomplete'
+      ? { ...writtenEnv, realIncomplete: true }
+      : real
+        ? { ...writtenEnv, real }
+        : writtenEnv;
+  if (matcher?.kind === 'bash' && real instanceof Map && permCtx.realpath) {
+    // `..` after a link climbs from where the link leads; a moved or copied link may lead anywhere.
+    for (const [abs, where] of await physicalPaths(matcher, writtenEnv, permCtx.realpath))
+      real.set(abs, where);
+    withRealPaths = { ...writtenEnv, real };
+    matcher = withMovedLinks(matcher, withRealPaths);
+  }
   const trees =
     matcher?.kind === 'bash' ? await readTrees(matcher, withRealPaths, permCtx.listTree) : undefined;
   const env = trees ? { ...withRealPaths, trees } : withRealPaths;

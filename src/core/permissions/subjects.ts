@@ -25,6 +25,8 @@ export interface PathEnv {
    * list all of it (no link below). A rule that matches nothing there matches nothing the line reads.
    */
   trees?: ReadonlyMap<string, readonly TreeEntry[]>;
+  /** Too many paths to follow their links: any of them may lead to a path a rule names. */
+  realIncomplete?: boolean;
 }
 
 /** `abs`, and the real path it leads to when that differs (see `PathEnv.real`). */
@@ -160,7 +162,7 @@ export function fileRuleMatchesRef(
     if (ref.recursive && ruleMayMatchBelow(content, abs, env) && !treeClear(content, abs, env, ignoreCase))
       result = 'maybe';
   }
-  return result;
+  return result === 'no' && env.realIncomplete ? 'maybe' : result;
 }
 
 /**

@@ -152,3 +152,16 @@ describe('a line that only reads through folders holding nothing a rule names ru
     expect(await decisionOf('grep -R sk-live docs', 'default', CORPUS_RULES, job)).toBe('ask');
   });
 });
+
+describe('mv of files next to path rules', () => {
+  it('moving a file (not a folder) runs unasked in acceptEdits: only a folder takes a tree with it', async () => {
+    for (const command of [
+      'mv notes.txt n2.txt',
+      'mkdir -p build && mv notes.txt build/',
+      'mv README.md docs.md',
+    ]) {
+      expect(await decisionOf(command, 'acceptEdits', CORPUS_RULES), command).toBe('allow');
+    }
+    expect(await decisionOf('mv config cfg', 'acceptEdits', CORPUS_RULES)).not.toBe('allow');
+  });
+});
