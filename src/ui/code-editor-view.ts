@@ -5,14 +5,33 @@
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
-import {
-  bracketMatching,
-  defaultHighlightStyle,
-  indentOnInput,
-  syntaxHighlighting,
-} from '@codemirror/language';
+import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
+import { tags as t } from '@lezer/highlight';
+
+/**
+ * The viewer's token colours (styles/highlight.css), light and dark: CodeMirror's default style is for a
+ * light page only (its variable and type colours are dark blue on the dark theme's background).
+ */
+const TOKENS = HighlightStyle.define([
+  { tag: [t.comment, t.quote], color: 'light-dark(#8a8f98, #7d838c)', fontStyle: 'italic' },
+  {
+    tag: [t.keyword, t.modifier, t.operatorKeyword, t.controlKeyword, t.bool, t.null],
+    color: 'light-dark(#a626a4, #c792ea)',
+  },
+  { tag: [t.string, t.regexp, t.special(t.string)], color: 'light-dark(#2f7d32, #a5d68a)' },
+  { tag: [t.number, t.atom], color: 'light-dark(#b25d00, #f7a86b)' },
+  {
+    tag: [t.function(t.variableName), t.function(t.propertyName), t.heading],
+    color: 'light-dark(#2f5fb8, #82aaff)',
+  },
+  { tag: [t.typeName, t.className, t.standard(t.variableName)], color: 'light-dark(#a15c00, #ffcb6b)' },
+  { tag: [t.propertyName, t.attributeName, t.tagName], color: 'light-dark(#b3322a, #f07178)' },
+  { tag: [t.variableName, t.definition(t.variableName)], color: 'var(--fg)' },
+  { tag: [t.meta, t.punctuation, t.operator], color: 'light-dark(#4d5560, #b3b9c2)' },
+  { tag: t.invalid, color: 'var(--red)' },
+]);
 
 export interface EditorHandlers {
   onChange(text: string): void;
@@ -48,7 +67,7 @@ export function mountEditor(
         highlightActiveLine(),
         indentOnInput(),
         bracketMatching(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(TOKENS),
         ...lang,
         keymap.of([
           {
