@@ -127,6 +127,14 @@ export function enterEmbedStorage(): void {
 }
 
 /**
+ * Whether this realm is an embed's: it keeps nothing in the host page's web storage (sessionStorage,
+ * localStorage), only in its own namespaced IndexedDB stores where it keeps anything.
+ */
+export function inEmbedStorage(): boolean {
+  return current === EMBED_STORAGE_NAMESPACE;
+}
+
+/**
  * The name of a piece of storage of this realm: `<namespace><separator><purpose>`, e.g. IndexedDB
  * database `tabcode-sessions`, localStorage key `tabcode.sandbox`, lock `tabcode-session:<id>`.
  */

@@ -3,7 +3,7 @@
  * reload (or a switch to another file and back) opens the editor again on it rather than dropping it.
  * Saving or cancelling lets it go. Never throws: storage refused or full keeps nothing (as before).
  */
-import { storageName } from '../core/storage-namespace.ts';
+import { inEmbedStorage, storageName } from '../core/storage-namespace.ts';
 
 const key = () => storageName('editor-drafts', '.');
 /** Most characters kept across all files (sessionStorage is small; the viewer's own cap is 200,000). */
@@ -26,11 +26,14 @@ function readAll(): Record<string, string> {
 
 /** The unsaved text of the file at `absPath`, if any. */
 export function readEditorDraft(absPath: string): string | undefined {
+  if (inEmbedStorage()) return undefined;
   return readAll()[absPath];
 }
 
 /** Keeps `text` as the unsaved text of `absPath` (null: lets it go). */
 export function writeEditorDraft(absPath: string, text: string | null): void {
+  // An embed writes nothing into the host page's storage.
+  if (inEmbedStorage()) return;
   try {
     const all = readAll();
     if (text === null) delete all[absPath];
