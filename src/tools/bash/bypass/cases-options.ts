@@ -4,11 +4,7 @@
  * word after it, a protected file, was never checked; awk strings spelled with escapes; awk text that
  * reads as a regex in one awk and a division in another. Found by a red-team round (round 4).
  */
-import type { BypassCase } from './harness.ts';
-
-const LEAK = { leaks: true } as const;
-const PROD = { changed: 'config/prod.env' };
-const NO_RULES = { rules: {} };
+import { type BypassCase, LEAK, NO_RULES, PROD } from './harness.ts';
 
 /** Found in just-bash: the checked run is refused, the unchecked one does it. */
 export const OPTIONAL_VALUES: BypassCase[] = [

@@ -3,10 +3,7 @@
  * runs nothing, so neither asks on its own; what the value holds, what a call runs, and the variables
  * the shell or programs read still count.
  */
-import type { BypassCase } from './harness.ts';
-
-const LEAK = { leaks: true } as const;
-const APP = { removed: 'src/app.ts' };
+import { APP, type BypassCase, LEAK } from './harness.ts';
 
 export const PLAIN_NAMES: BypassCase[] = [
   {

@@ -5,11 +5,7 @@
  * two-word options, sed's backup suffix, git comparing the file system by itself, a git pathspec naming a
  * folder, links moved or copied, `..` after a link, more paths than are followed to where they lead.
  */
-import type { BypassCase } from './harness.ts';
-
-const LEAK = { leaks: true } as const;
-const APP = { removed: 'src/app.ts' };
-const NO_RULES = { rules: {} };
+import { APP, type BypassCase, LEAK, NO_RULES } from './harness.ts';
 
 /** Functions and variables of the script that change what later commands do. */
 export const SCRIPT_NAMES: BypassCase[] = [

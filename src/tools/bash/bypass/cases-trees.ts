@@ -3,10 +3,7 @@
  * tells it is a directory (an unknown program's operand, `npx rimraf src`; a diff operand whose name
  * looks like a file's, `vault.d`). The engine looks at the sandbox when it checks.
  */
-import type { BypassCase } from './harness.ts';
-
-const LEAK = { leaks: true } as const;
-const APP = { removed: 'src/app.ts' };
+import { APP, type BypassCase, LEAK } from './harness.ts';
 
 /** A folder of secrets whose name does not look like a folder's, and a rule about what is in it. */
 const VAULT = {

@@ -61,6 +61,15 @@ export type Effect =
   /** The command's output would show the secret (a denied read). */
   | { leaks: true };
 
+/** Effects and rules most cases share. */
+export const LEAK: Effect = { leaks: true };
+/** src/app.ts removed (Edit(/src/**) and Bash(rm:*) forbid it). */
+export const APP: Effect = { removed: 'src/app.ts' };
+/** config/prod.env changed (Edit(/config/**) forbids it). */
+export const PROD: Effect = { changed: 'config/prod.env' };
+/** No rules: only the mode and the protected paths bind. */
+export const NO_RULES: { rules: PermissionRuleSet } = { rules: {} };
+
 export interface BypassCase {
   what: string;
   command: string;
