@@ -59,12 +59,19 @@ export interface ParsedArgs {
 
 export interface ParseOptions {
   /**
-   * False: no option takes the next word as a value that is not a file (it is read as an operand). Where
-   * a table says an option takes a value that the program takes optionally, or not at all (GNU's
-   * `--color[=WHEN]`), the words mean that.
+   * False: no option takes the next word as a value that is not a file or a number (it is read as an
+   * operand). Where a table says an option takes a value that the program takes optionally, or not at all
+   * (GNU's `--color[=WHEN]`), the words mean that.
    */
   separateValues?: boolean;
+  /**
+   * With separateValues false: a number still is a value (`xxd -l 16 f`, `head -n 5 f`). Not for a program
+   * whose first operand is its pattern: there the number may be the pattern, and the next word a file.
+   */
+  keepNumbers?: boolean;
 }
+
+const isNumber = (w: ShellWord | undefined): boolean => !!w && !w.dynamic && /^[-+]?\d+$/.test(w.text);
 
 function lookup(table: Record<string, string> | undefined, name: string): { name: string; value?: string } {
   if (!table) return { name };
@@ -91,6 +98,7 @@ export function parseArgs(
   parse: ParseOptions = {},
 ): ParsedArgs {
   const separate = parse.separateValues !== false;
+  const keepNumbers = parse.keepNumbers === true;
   const out: ParsedArgs = {
     operands: [],
     values: [],
@@ -135,7 +143,11 @@ export function parseArgs(
         const { kind, optional } = parseKind(valued.value);
         out.flags.add(valued.name);
         if (eq >= 0) out.values.push({ option: valued.name, kind, word: { ...w, text: t.slice(eq + 1) } });
-        else if (!optional && (separate || kind !== 'value') && i + 1 < args.length) {
+        else if (
+          !optional &&
+          (separate || kind !== 'value' || isNumber(args[i + 1])) &&
+          i + 1 < args.length
+        ) {
           out.values.push({ option: valued.name, kind, word: args[++i] });
           if (kind === 'value') out.separateValues.push(valued.name);
         }
@@ -162,7 +174,11 @@ export function parseArgs(
       out.flags.add(`-${letter}`);
       if (j < t.length - 1)
         out.values.push({ option: `-${letter}`, kind, word: { ...w, text: t.slice(j + 1) } });
-      else if (!optional && (separate || kind !== 'value') && i + 1 < args.length) {
+      else if (
+        !optional &&
+        (separate || kind !== 'value' || (keepNumbers && isNumber(args[i + 1]))) &&
+        i + 1 < args.length
+      ) {
         out.values.push({ option: `-${letter}`, kind, word: args[++i] });
         if (kind === 'value') out.separateValues.push(`-${letter}`);
       }

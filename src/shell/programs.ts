@@ -423,7 +423,11 @@ export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   if (!spec) return unknownProgram(name, args);
   const first = specFacts(name, spec, args);
   if (first.separateValues.length === 0) return first.facts;
-  return withoutSeparateValues(name, first, specFacts(name, spec, args, { separateValues: false }));
+  return withoutSeparateValues(
+    name,
+    first,
+    specFacts(name, spec, args, { separateValues: false, keepNumbers: spec.operands !== 'pattern' }),
+  );
 }
 
 /**
