@@ -111,8 +111,12 @@ function tokenize(src: string): Token[] | null {
       let inClass = false;
       while (i < src.length && (src[i] !== '/' || inClass)) {
         if (src[i] === '\\') i++;
-        else if (src[i] === '[') inClass = true;
-        else if (src[i] === ']') inClass = false;
+        else if (src[i] === '[' && !inClass) {
+          // `[]…]`, `[^]…]`: a literal `]` in POSIX awk and mawk, an empty class in others (just-bash's):
+          // where the regex ends, and so what is code, differs.
+          if (src[i + 1] === ']' || (src[i + 1] === '^' && src[i + 2] === ']')) return null;
+          inClass = true;
+        } else if (src[i] === ']') inClass = false;
         else if (src[i] === '\n') return null;
         i++;
       }

@@ -11,15 +11,23 @@ import type { ShellCommand, ShellForm, ShellPathRef, ShellWord } from './types.t
 export interface Scope {
   /** Static `cd` targets that may have run (null: a cd to a place only known at run time). */
   cdTrail: string[] | null;
+  /** `set -P` ran: every `cd` takes `..` physically. */
+  physical?: boolean;
 }
 
-export const copyScope = (s: Scope): Scope => ({ cdTrail: s.cdTrail ? [...s.cdTrail] : null });
+export const copyScope = (s: Scope): Scope => ({
+  cdTrail: s.cdTrail ? [...s.cdTrail] : null,
+  ...(s.physical ? { physical: true } : {}),
+});
 
 /** Applies `cd` / `pushd` / `popd` to the scope (`cd` alone goes HOME: `~`). */
 export function moveScope(scope: Scope, name: string, words: readonly ShellWord[]): void {
   const args = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.text));
+  // `cd -P l/..`: `..` taken physically, from where a link leads (the trail reads it as text).
+  const physical = scope.physical === true || words.slice(1).some((w) => /^-[LPe@]*P[LPe@]*$/.test(w.text));
   if (
     name === 'popd' ||
+    (physical && args.some((w) => w.dynamic || w.text.split('/').includes('..'))) ||
     args.length > 1 ||
     args[0]?.dynamic ||
     args[0]?.text === '-' ||

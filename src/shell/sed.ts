@@ -52,7 +52,9 @@ export function readSedScript(s: string): SedScript {
     while (i < s.length && (s[i] === ' ' || s[i] === '\t')) i++;
   };
   // Reads up to an unescaped delimiter. A bracket expression holding the delimiter is refused: sed
-  // implementations disagree on whether it ends the part, and a wrong guess could hide a `w` flag.
+  // implementations disagree on whether it ends the part, and a wrong guess could hide a `w` flag. So is
+  // one that starts with `]` (a literal `]` in GNU sed, an empty class in just-bash's) or holds `\]` (the
+  // end of the bracket in GNU sed, an escaped `]` in just-bash's).
   const readPart = (delim: string, brackets = true): boolean => {
     while (i < s.length && s[i] !== delim) {
       if (s[i] === '\n') return false;
@@ -60,9 +62,10 @@ export function readSedScript(s: string): SedScript {
       else if (s[i] === '[' && brackets) {
         let j = i + 1;
         if (s[j] === '^') j++;
-        if (s[j] === ']') j++;
+        if (s[j] === ']') return false;
         while (j < s.length && s[j] !== ']') {
           if (s[j] === delim || s[j] === '\n') return false;
+          if (s[j] === '\\' && s[j + 1] === ']') return false;
           if (s[j] === '[' && ':.='.includes(s[j + 1] ?? 'x')) {
             const close = s.indexOf(`${s[j + 1]}]`, j + 2);
             if (close < 0) return false;
@@ -100,10 +103,23 @@ export function readSedScript(s: string): SedScript {
   };
   const fileName = (kind: 'write' | 'read') => {
     skipBlank();
-    const name = restOfLine().trim();
-    if (!name) return;
-    if (kind === 'write' && !/^\/dev\/(stdout|stderr)$/.test(name)) out.writes.push(name);
-    if (kind === 'read' && name !== '/dev/stdin') out.reads.push(name);
+    const full = restOfLine().trim();
+    const add = (name: string) => {
+      if (!name) return;
+      if (kind === 'write' && !/^\/dev\/(stdout|stderr)$/.test(name)) out.writes.push(name);
+      if (kind === 'read' && name !== '/dev/stdin') out.reads.push(name);
+    };
+    // GNU sed takes the rest of the line as the name; just-bash's ends it at `;` or `}` and runs what
+    // follows as more commands: both readings count.
+    add(full);
+    const end = full.search(/[;}]/);
+    if (end < 0) return;
+    add(full.slice(0, end).trim());
+    const more = readSedScript(full.slice(end + 1));
+    out.writes.push(...more.writes);
+    out.reads.push(...more.reads);
+    out.commands.push(...more.commands);
+    out.opaque ??= more.opaque;
   };
   while (i < s.length) {
     skipBlank();

@@ -184,6 +184,8 @@ export function inSession(
   const programs = a.parsed && a.commands.some((c) => programEnvironment(c, env) !== null);
   // `export LD_PRELOAD=x.so; ls`: the line sets a variable that makes its later programs run code.
   const lineCode = a.assigns === 'any' ? undefined : a.assigns.find(isCodeVariable);
+  // The session ran `set -P`: a `cd` takes `..` physically, from where a link leads.
+  if (a.parsed && /(^|:)physical(:|$)/.test(env.SHELLOPTS ?? '')) a = withPhysicalCd(a);
   if (!a.parsed || (!startup && !path && !git && !programs && !lineCode))
     return { analysis: a, home, cdpath };
   const commands = a.commands.map((c) => {
@@ -208,6 +210,20 @@ export function inSession(
     home,
     cdpath,
   };
+}
+
+const climbs = (trail: readonly string[] | null | undefined): boolean =>
+  !!trail?.some((t) => t.split('/').includes('..'));
+
+/** The analysis with every path after a `cd` to a target holding `..` from an unknown directory. */
+function withPhysicalCd(a: ShellAnalysis): ShellAnalysis {
+  if (!a.commands.some((c) => climbs(c.cdTrail) || c.paths.some((p) => climbs(p.cdTrail)))) return a;
+  const commands = a.commands.map((c) => ({
+    ...c,
+    ...(climbs(c.cdTrail) ? { cdTrail: null } : {}),
+    paths: c.paths.map((p) => (climbs(p.cdTrail) ? { ...p, cdTrail: null } : p)),
+  }));
+  return { ...a, commands };
 }
 
 /** A `cd` target CDPATH may redirect: relative, and not starting with `.` or `..`. */

@@ -462,6 +462,14 @@ export class Walker {
       }
     }
     if (SETS_NAMES.has(name) || (name === 'printf' && inner[1]?.text.startsWith('-v'))) this.namesSet(inner);
+    // `set -P`, `set -o physical`: later `cd`s take `..` physically.
+    if (
+      name === 'set' &&
+      inner.some(
+        (w, k) => /^-[a-zA-Z]*P/.test(w.text) || (w.text === 'physical' && inner[k - 1]?.text === '-o'),
+      )
+    )
+      scope.physical = true;
     if (name === 'cd' || name === 'pushd' || name === 'popd') {
       this.assigns.add('PWD');
       this.assigns.add('OLDPWD');

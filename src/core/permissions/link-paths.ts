@@ -3,8 +3,9 @@
  * - `..` after a link climbs from where the link leads, not from where it sits (`l/../../secrets/key.pem`
  *   with `l -> d/e` is secrets/key.pem): such a path is followed component by component (physicalPaths);
  * - a link moved or copied (`mv d/e/k d/k`, `cp -P`, `cp -r` of a tree holding links) keeps its text, so
- *   from its new place it may lead anywhere: after a line moves or copies a link (one it made, or one that
- *   exists), the paths of its later commands are only known at run time (withMovedLinks).
+ *   from its new place it may lead anywhere, and an archive or a patch may hold links: after a line moves
+ *   or copies a link (one it made, or one that exists) or unpacks something, the paths of its later
+ *   commands are only known at run time (withMovedLinks).
  */
 import { resolvePath } from './paths.ts';
 import { candidateCwds, type PathEnv, resolveRef } from './subjects.ts';
@@ -62,6 +63,23 @@ export async function physicalPaths(
 }
 
 const MOVERS = new Set(['mv', 'cp', 'rsync', 'install']);
+/**
+ * Programs that write files an archive, a patch or a repository describes, links among them (`tar -xf
+ * a.tar` may make `s -> ../secrets`): after one that is not read-only, later paths may pass through them.
+ */
+const LINK_MAKERS = new Set([
+  'tar',
+  'bsdtar',
+  'unzip',
+  '7z',
+  '7za',
+  'cpio',
+  'pax',
+  'ar',
+  'git',
+  'patch',
+  'busybox',
+]);
 
 /** The program of a command, without its directory. */
 const programOf = (words: BashPermissionMatcher['commands'][number]['words']): string => {
@@ -87,7 +105,9 @@ export function withMovedLinks(m: BashPermissionMatcher, env: PathEnv): BashPerm
   const commands = m.commands.map((c) => {
     const out = moved ? { ...c, paths: c.paths.map(unknownPath) } : c;
     if (c.links && c.links.length > 0) linkMade = true;
-    if (MOVERS.has(programOf(c.words)) && (linkMade || c.paths.some(throughLink))) moved = true;
+    const program = programOf(c.words);
+    if (MOVERS.has(program) && (linkMade || c.paths.some(throughLink))) moved = true;
+    if (LINK_MAKERS.has(program) && !c.readOnly) moved = true;
     return out;
   });
   return moved ? { ...m, commands } : m;

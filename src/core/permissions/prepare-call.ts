@@ -304,12 +304,13 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
         ? { ...writtenEnv, real }
         : writtenEnv;
   if (matcher?.kind === 'bash' && real instanceof Map && permCtx.realpath) {
-    // `..` after a link climbs from where the link leads; a moved or copied link may lead anywhere.
+    // `..` after a link climbs from where the link leads.
     for (const [abs, where] of await physicalPaths(matcher, writtenEnv, permCtx.realpath))
       real.set(abs, where);
     withRealPaths = { ...writtenEnv, real };
-    matcher = withMovedLinks(matcher, withRealPaths);
   }
+  // A moved or copied link, or an unpacked archive, may lead anywhere.
+  if (matcher?.kind === 'bash') matcher = withMovedLinks(matcher, withRealPaths);
   const trees =
     matcher?.kind === 'bash' ? await readTrees(matcher, withRealPaths, permCtx.listTree) : undefined;
   const env = trees ? { ...withRealPaths, trees } : withRealPaths;
