@@ -226,10 +226,11 @@ const MAX_TREES = 8;
 export const MAX_TREE_ENTRIES = 5000;
 
 /**
- * What is below each directory a line that only reads goes through (`grep -r`, `find`, `tree`), as the
- * sandbox lists it now: nothing else makes files during such a line, so a rule that matches nothing
- * there matches nothing it reads. A line that writes, links, or runs code it does not show gets none
- * (what it makes appears below while it runs); so does a directory whose real path differs (a link).
+ * What is below each directory a line reads through (`grep -r`, `find`, `cp -r src build`), as the sandbox
+ * lists it now, where nothing the line does can change it: so a rule that matches nothing there matches
+ * nothing it reads. None is listed for a line that runs code it does not show, an unknown program, or
+ * makes links; nor a directory the line writes into (or below one it writes), nor one whose real path
+ * differs (a link).
  */
 async function readTrees(
   m: BashPermissionMatcher,
@@ -237,15 +238,29 @@ async function readTrees(
   listTree: PermissionContext['listTree'],
 ): Promise<Map<string, readonly TreeEntry[]> | undefined> {
   if (!listTree || !m.parsed) return undefined;
-  const readsOnly = m.commands.every(
-    (c) => c.readOnly && !c.opaque && !c.links?.length && c.paths.every((p) => p.access === 'read'),
+  // Every command's program known, none running unseen code or making links.
+  const known = m.commands.every(
+    (c) => !c.opaque && !c.links?.length && c.paths.every((p) => p.access !== 'unknown'),
   );
-  if (!readsOnly) return undefined;
+  if (!known) return undefined;
+  // What the line writes, each where it may be; a write only known at run time, or a glob, may be anywhere.
+  const writes: Array<{ abs: string; recursive: boolean }> = [];
+  for (const c of m.commands)
+    for (const ref of c.paths) {
+      if (ref.access === 'read') continue;
+      const at = ref.glob ? null : resolveRef(env, ref);
+      if (at === null) return undefined;
+      for (const abs of at) writes.push({ abs, recursive: ref.recursive });
+    }
+  // A tree the line writes into (or below a tree it writes) changes while it runs: not listed.
+  const untouched = (dir: string) =>
+    !writes.some((w) => isInside(dir, w.abs) || (w.recursive && isInside(w.abs, dir)));
   const dirs = new Set<string>();
   for (const c of m.commands)
     for (const ref of c.paths)
-      if (ref.recursive)
-        for (const abs of resolveRef(env, ref) ?? []) if (withReal(abs, env).length === 1) dirs.add(abs);
+      if (ref.recursive && ref.access === 'read')
+        for (const abs of resolveRef(env, ref) ?? [])
+          if (withReal(abs, env).length === 1 && untouched(abs)) dirs.add(abs);
   if (dirs.size === 0 || dirs.size > MAX_TREES) return undefined;
   const trees = new Map<string, readonly TreeEntry[]>();
   await Promise.all(

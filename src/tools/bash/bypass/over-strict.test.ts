@@ -165,3 +165,15 @@ describe('mv of files next to path rules', () => {
     expect(await decisionOf('mv config cfg', 'acceptEdits', CORPUS_RULES)).not.toBe('allow');
   });
 });
+
+describe('copying a folder that holds nothing a rule names', () => {
+  it('cp -r of such a folder runs unasked in acceptEdits; one written in the same line is not listed', async () => {
+    for (const command of ['cp -r config cfg2', 'mkdir -p build && cp -r src build/']) {
+      expect(await decisionOf(command, 'acceptEdits', { deny: ['Read(.env)'] }), command).toBe('allow');
+    }
+    // The line writes into the tree it then reads: what is below may change before it is read.
+    const rules = { deny: ['Read(.env)'] };
+    expect(await decisionOf('touch config/.env && grep -r DB config', 'acceptEdits', rules)).toBe('ask');
+    expect(await decisionOf('grep -r DB config', 'acceptEdits', rules)).toBe('allow');
+  });
+});
