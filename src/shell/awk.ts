@@ -81,8 +81,10 @@ function tokenize(src: string): Token[] | null {
   while (i < src.length) {
     const c = src[i];
     const last = tokens[tokens.length - 1];
-    // `x++ / 2`: a division in some awks, a regex in others (mawk): the program means two things.
+    // `x++ / 2`: a division in some awks, a regex in others (mawk): the program means two things. So does
+    // `getline / 1` (a division to just-bash and mawk) and a `/` after in, else or case.
     if (c === '/' && last?.kind === 'op' && (last.value === '++' || last.value === '--')) return null;
+    if (c === '/' && last?.kind === 'word' && /^(getline|in|else|case)$/.test(last.value)) return null;
     if (c === ' ' || c === '\t' || c === '\r') {
       i++;
     } else if (c === '\\' && src[i + 1] === '\n') {

@@ -182,7 +182,11 @@ export function readSedScript(s: string): SedScript {
         // A label (or v's version) ends at a blank, `;`, `}` or a newline, and what follows is the next
         // command: GNU sed and just-bash both run the `w` of `:x w FILE` (`bx w FILE` too).
         skipBlank();
+        const start = i;
         while (i < s.length && !/[\s;}]/.test(s[i])) i++;
+        // just-bash's sed also ends it at `{` (`:a{r FILE` runs r there; GNU sed reads one label).
+        if (s.slice(start, i).includes('{'))
+          return lost('a sed label holding { reads differently in sed implementations');
         continue;
       }
       case 'a':
@@ -191,7 +195,11 @@ export function readSedScript(s: string): SedScript {
         // Text to the end of the line; `\` at a line's end continues it.
         while (i < s.length) {
           const line = restOfLine();
-          if (!line.endsWith('\\') || i >= s.length) break;
+          const backslashes = /\\*$/.exec(line)?.[0].length ?? 0;
+          // `\\` at the end: an escaped backslash to GNU sed (the text ends), a continuation to others.
+          if (backslashes >= 2 && backslashes % 2 === 0 && i < s.length)
+            return lost('sed text ending in an escaped backslash reads differently in sed implementations');
+          if (backslashes === 0 || i >= s.length) break;
           i++;
         }
         break;

@@ -85,3 +85,44 @@ export const UNPACKED_LINKS: BypassCase[] = [
     bashOnly: true,
   },
 ];
+
+/** Round 7: a sed label ending at `{` in just-bash, sed text ending in `\\`, awk `/` after getline. */
+export const ROUND7_READINGS: BypassCase[] = [
+  {
+    what: 'sed: a label ends at { in just-bash, hiding an r',
+    command: "sed ':a{r #/../.env\n}' notes.txt",
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'sed: v{ hides an r',
+    command: "sed 'v{r #/../.env\n}' notes.txt",
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'sed: a label ends at { in just-bash, hiding a w',
+    command: "sed ':a{w #/../.git/HEAD\n}' notes.txt",
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+  },
+  {
+    what: 'sed: a text ending in an escaped backslash ends there in GNU sed',
+    command: "sed 'a foo\\\\\nr .env' notes.txt",
+    effect: LEAK,
+    bypass: 'ask',
+    bashOnly: true,
+  },
+  {
+    what: 'awk: a / after getline is a division, hiding a getline',
+    command: `awk 'BEGIN { x = getline / 1; f = "secrets/key.pem"; while ((getline l < f) > 0) print l } #"' </dev/null`,
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'awk: a / after getline is a division, hiding a print >',
+    command: `awk 'BEGIN { x = getline / 1; f = ".git/HEAD"; print "pwned" > f } #"' </dev/null`,
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+  },
+];
