@@ -10,6 +10,7 @@ export { loadShellParser, shellParserIfLoaded, shellParserRuns } from './parser.
 export {
   cdpathSearched,
   inSession,
+  programName,
   type SessionOptions,
   type SessionView,
   type ShellSessionState,

@@ -122,11 +122,17 @@ function gitEnvironment(env: Readonly<Record<string, string>>): string | null {
 const LOADER_VARIABLES = ['LD_PRELOAD', 'LD_AUDIT', 'LD_LIBRARY_PATH'];
 const PROGRAM_VARIABLES: Record<string, readonly string[]> = { rg: ['RIPGREP_CONFIG_PATH'] };
 
+/** The name of a command's program without its directory (`/usr/bin/git` is git); '' when not static. */
+export function programName(c: ShellCommand): string {
+  const program = c.words[0];
+  return !program || program.dynamic ? '' : program.text.slice(program.text.lastIndexOf('/') + 1);
+}
+
 /** Why the session makes this command's program run code its words do not show, or null. */
 function programEnvironment(c: ShellCommand, env: Readonly<Record<string, string>>): string | null {
   const program = c.words[0];
   if (!program || program.dynamic) return null;
-  const name = program.text.slice(program.text.lastIndexOf('/') + 1);
+  const name = programName(c);
   const set = (v: string) => env[v] !== undefined && env[v] !== '';
   if (c.usesPath || program.text.includes('/')) {
     const loader = LOADER_VARIABLES.find(set);
@@ -136,8 +142,7 @@ function programEnvironment(c: ShellCommand, env: Readonly<Record<string, string
   return own ? `the session's ${own} gives ${name} options the line does not show` : null;
 }
 
-const isGit = (c: ShellCommand): boolean =>
-  /(^|\/)git$/.test(c.words[0]?.dynamic ? '' : (c.words[0]?.text ?? ''));
+const isGit = (c: ShellCommand): boolean => programName(c) === 'git';
 
 /** Why PATH may lead a program name to a file the agent can write, or null. */
 function untrustedPath(

@@ -7,6 +7,7 @@
  *   or copies a link (one it made, or one that exists) or unpacks something, the paths of its later
  *   commands are only known at run time (withMovedLinks).
  */
+import { programName } from '../../shell/index.ts';
 import { resolvePath } from './paths.ts';
 import { candidateCwds, type PathEnv, resolveRef } from './subjects.ts';
 import type { BashPermissionMatcher, PermissionContext, ShellPathRef } from './types.ts';
@@ -81,12 +82,6 @@ const LINK_MAKERS = new Set([
   'busybox',
 ]);
 
-/** The program of a command, without its directory. */
-const programOf = (words: BashPermissionMatcher['commands'][number]['words']): string => {
-  const w = words[0];
-  return !w || w.dynamic ? '' : w.text.slice(w.text.lastIndexOf('/') + 1);
-};
-
 /** `ref` as a path only known at run time. */
 const unknownPath = (ref: ShellPathRef): ShellPathRef => ({ ...ref, dynamic: true });
 
@@ -105,7 +100,7 @@ export function withMovedLinks(m: BashPermissionMatcher, env: PathEnv): BashPerm
   const commands = m.commands.map((c) => {
     const out = moved ? { ...c, paths: c.paths.map(unknownPath) } : c;
     if (c.links && c.links.length > 0) linkMade = true;
-    const program = programOf(c.words);
+    const program = programName(c);
     if (MOVERS.has(program) && (linkMade || c.paths.some(throughLink))) moved = true;
     if (LINK_MAKERS.has(program) && !c.readOnly) moved = true;
     return out;
