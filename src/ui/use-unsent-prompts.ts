@@ -70,7 +70,7 @@ export function readUnsent(): Unsent {
 }
 
 /** The overflow copy is for one reload: the page that put it back into its box lets it go. */
-export function dropUnsentOverflow(): void {
+function dropUnsentOverflow(): void {
   try {
     globalThis.localStorage?.removeItem(fallbackKey());
   } catch {}
