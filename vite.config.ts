@@ -77,6 +77,7 @@ export const WORKER_ENTRIES: readonly { path: string; feature?: FeatureName }[] 
   { path: 'src/ui/highlight.worker.ts' },
   { path: 'src/tools/tool-search/semantic-worker.ts' },
   { path: 'src/tools/tool-search/sentence-worker.ts' },
+  { path: 'src/tools/tool-search/glossary-worker.ts' },
 ];
 
 /** The dependency scan's entries: the pages, and the workers whose gates are on. */

@@ -11,7 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { AnyTool } from '../src/core/tool.ts';
+import { decodeGlossary, type Glossary } from '../src/tools/tool-search/glossary.ts';
 import { expandableWords, FIELD_WEIGHT, RANKING_WEIGHTS } from '../src/tools/tool-search/ranking.ts';
 import { indexFor, rankDeferred } from '../src/tools/tool-search/search.ts';
 import {
@@ -23,6 +25,7 @@ import {
   type VocabularyMatrix,
   vocabularyMatrix,
 } from '../src/tools/tool-search/semantic.ts';
+import { SENTENCE_GATE } from '../src/tools/tool-search/sentence.ts';
 import { loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
 import {
   bm25Ranker,
@@ -44,6 +47,9 @@ const variants = process.argv
 const vectors = decodeWordVectors(
   new Uint8Array(readFileSync(join(root, 'src/tools/tool-search/vectors/word-vectors.bin'))),
 );
+const glossaryTable = decodeGlossary(
+  new Uint8Array(gunzipSync(readFileSync(join(root, 'src/tools/tool-search/glossary/zh-en.txt.gz')))),
+);
 const ownName = (t: AnyTool) => t.mcpInfo?.toolName ?? t.name;
 
 /**
@@ -53,14 +59,24 @@ const ownName = (t: AnyTool) => t.mcpInfo?.toolName ?? t.name;
 interface Knobs {
   neighbours: number;
   minSimilarity: number;
+  /** 0: no Chinese-English glossary. */
+  glossary: number;
 }
 
 /** The ToolSearch keyword path, the stage's expansions computed here (so its knobs can vary). */
-function search(tools: readonly AnyTool[], query: string, matrix: VocabularyMatrix, k: Knobs): string[][] {
-  const index = indexFor(tools);
+function search(
+  tools: readonly AnyTool[],
+  query: string,
+  matrix: VocabularyMatrix,
+  k: Knobs,
+  glossary: Glossary | undefined,
+): string[][] {
+  const index = indexFor(tools, glossary);
   const words = expandableWords(index, query).slice(0, SEMANTIC_MAX_WORDS);
   const expansions = nearestWords(vectors, matrix, words, k.neighbours, k.minSimilarity);
-  return rankDeferred(tools, query, 10, expansions).map((g) => [g.tool, ...g.copies].map(ownName));
+  return rankDeferred(tools, query, 10, expansions, undefined, SENTENCE_GATE, glossary).map((g) =>
+    [g.tool, ...g.copies].map(ownName),
+  );
 }
 
 const full = loadFullCatalogue(dataDir);
@@ -88,6 +104,7 @@ for (const name of ['livemcpbench-steps', 'livemcpbench-tasks', 'metatool']) {
     const knobs: Knobs = {
       neighbours: SEMANTIC_NEIGHBOURS,
       minSimilarity: SEMANTIC_MIN_SIMILARITY,
+      glossary: 1,
     };
     for (const [key, value] of Object.entries(v)) {
       if (key.startsWith('field.')) (FIELD_WEIGHT as Record<string, number>)[key.slice(6)] = value;
@@ -96,9 +113,10 @@ for (const name of ['livemcpbench-steps', 'livemcpbench-tasks', 'metatool']) {
     }
     // Fresh tools: a new index with these field weights.
     const pool = entries.map((e) => toMcpTool(e));
-    const matrix = vocabularyMatrix(vectors, indexFor(pool).vocabulary.keys());
+    const glossary = knobs.glossary ? glossaryTable : undefined;
+    const matrix = vocabularyMatrix(vectors, indexFor(pool, glossary).vocabulary.keys());
     const got = new Map<string, string[][]>();
-    for (const q of qs) got.set(q.text, search(pool, q.text, matrix, knobs));
+    for (const q of qs) got.set(q.text, search(pool, q.text, matrix, knobs, glossary));
     const m = evaluate(qs, (t) => got.get(t) ?? []);
     console.log(line(Object.keys(v).length ? JSON.stringify(v) : 'tabcode (as is)', m));
     if (missesOf === name && Object.keys(v).length === 0) {

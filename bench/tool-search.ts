@@ -10,12 +10,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { AnyTool } from '../src/core/tool.ts';
+import { decodeGlossary, type Glossary, withEnglish } from '../src/tools/tool-search/glossary.ts';
 import { expandableWords } from '../src/tools/tool-search/ranking.ts';
 import { indexFor, rankDeferred, toolSearchDoc } from '../src/tools/tool-search/search.ts';
 import { SEMANTIC_MAX_WORDS, type SemanticStage } from '../src/tools/tool-search/semantic.ts';
 import { createInProcessSemanticStage } from '../src/tools/tool-search/semantic-stage.ts';
-import { SENTENCE_QUERY_CHARS, sentenceToolText } from '../src/tools/tool-search/sentence.ts';
+import { SENTENCE_GATE, SENTENCE_QUERY_CHARS, sentenceToolText } from '../src/tools/tool-search/sentence.ts';
 import { type StemFn, setStemmer } from '../src/tools/tool-search/stem.ts';
 import { type CatalogueEntry, loadFullCatalogue, requireData, toMcpTool } from './mcp-catalogue.ts';
 import { median, table } from './stats.ts';
@@ -53,14 +55,21 @@ async function tabcodeSearch(
   stage: SemanticStage | undefined,
   limit = 10,
   sentence?: ReadonlyMap<string, number>,
+  glossary?: Glossary,
 ): Promise<Slots> {
   let expansions: Awaited<ReturnType<SemanticStage['expand']>>;
   if (stage) {
-    const index = indexFor(tools);
+    const index = indexFor(tools, glossary);
     const words = expandableWords(index, query).slice(0, SEMANTIC_MAX_WORDS);
-    if (words.length) expansions = await stage.expand('bench', [...index.vocabulary.keys()], words, 60_000);
+    if (words.length)
+      expansions = await stage.expand(
+        glossary ? 'bench-glossary' : 'bench',
+        [...index.vocabulary.keys()],
+        words,
+        60_000,
+      );
   }
-  return rankDeferred(tools, query, limit, expansions, sentence).map((g) =>
+  return rankDeferred(tools, query, limit, expansions, sentence, SENTENCE_GATE, glossary).map((g) =>
     [g.tool, ...g.copies].map(ownName),
   );
 }
@@ -74,10 +83,11 @@ async function sentenceCosines(
   name: string,
   tools: readonly AnyTool[],
   queries: readonly string[],
+  glossary: Glossary | undefined,
 ): Promise<Map<string, Map<string, number>>> {
-  const texts = tools.map((t) => sentenceToolText(toolSearchDoc(t)));
+  const texts = tools.map((t) => sentenceToolText(toolSearchDoc(t, glossary)));
   const toolVectors = await embedAll(`${name}-tools`, texts);
-  const cut = (q: string) => q.slice(0, SENTENCE_QUERY_CHARS);
+  const cut = (q: string) => withEnglish(q.slice(0, SENTENCE_QUERY_CHARS), glossary);
   const queryVectors = await embedAll(`${name}-queries`, queries.map(cut));
   const out = new Map<string, Map<string, number>>();
   for (const q of queries) {
@@ -96,6 +106,25 @@ function porter2(root: string): StemFn | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The Chinese-English glossary the page loads when a catalogue or query has Chinese in it. */
+function glossaryOf(root: string): Glossary | undefined {
+  if (process.env.TOOL_SEARCH_GLOSSARY === '0') return undefined;
+  return decodeGlossary(gunzipSync(readFileSync(join(root, 'src/tools/tool-search/glossary/zh-en.txt.gz'))));
+}
+
+/** The glossary's cold cost: its bytes, and gunzip + decode time in this process (best of 3). */
+function glossaryCost(root: string, glossary: Glossary | undefined): string {
+  if (!glossary) return 'Chinese glossary: off (TOOL_SEARCH_GLOSSARY=0).';
+  const zipped = readFileSync(join(root, 'src/tools/tool-search/glossary/zh-en.txt.gz'));
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < 3; r++) {
+    const t0 = performance.now();
+    decodeGlossary(gunzipSync(zipped));
+    best = Math.min(best, performance.now() - t0);
+  }
+  return `Chinese glossary (loaded when a catalogue or query has Chinese in it): ${(zipped.length / 1e6).toFixed(2)} MB gzip, ${(glossary.bytes / 1e6).toFixed(2)} MB, ${glossary.words.size.toLocaleString('en-US')} headwords; gunzip + decode ${best.toFixed(0)} ms in Node (the page unzips in a worker). The tabcode rows above use it, except "lexical stage only" (nothing lazy loaded); TOOL_SEARCH_GLOSSARY=0 leaves it out.`;
 }
 
 function tableBytes(root: string): Uint8Array {
@@ -125,6 +154,7 @@ export async function run(ctx: BenchContext): Promise<string[]> {
       : 'Stemmer: built-in light stemmer (wink-porter2-stemmer is not installed: no Porter2 row).',
   );
 
+  const glossary = glossaryOf(ctx.root);
   const rows: string[][] = [];
   const goals: string[] = [];
   const breakdown: string[] = [];
@@ -138,13 +168,14 @@ export async function run(ctx: BenchContext): Promise<string[]> {
       name === 'metatool' ? 'metatool' : 'livemcpbench',
       tools,
       qs.map((q) => q.text),
+      glossary,
     );
     const withSentence = new Map<string, Slots>();
     const withMeaning = new Map<string, Slots>();
     const lexical = new Map<string, Slots>();
     for (const q of qs) {
-      withSentence.set(q.text, await tabcodeSearch(tools, q.text, stage, 10, cosines.get(q.text)));
-      withMeaning.set(q.text, await tabcodeSearch(tools, q.text, stage));
+      withSentence.set(q.text, await tabcodeSearch(tools, q.text, stage, 10, cosines.get(q.text), glossary));
+      withMeaning.set(q.text, await tabcodeSearch(tools, q.text, stage, 10, undefined, glossary));
       lexical.set(q.text, await tabcodeSearch(tools, q.text, undefined));
     }
     const results: [string, Metrics][] = [
@@ -175,6 +206,7 @@ export async function run(ctx: BenchContext): Promise<string[]> {
   lines.push(...table(['source', 'queries', 'ranking', 'recall@1', 'recall@5', 'MRR@10'], rows));
   lines.push(`recall@5, tabcode (sentence encoder ready) − plain BM25: ${goals.join('; ')}`);
   lines.push(...breakdown);
+  lines.push(glossaryCost(ctx.root, glossary));
   if (encoderCost.texts) {
     lines.push(
       `Sentence encoder in Node this run: ${encoderCost.texts} texts embedded in ${(encoderCost.ms / 1000).toFixed(1)} s (the rest from the cache in os.tmpdir()); its cold cost in the page: npx tsx bench/tool-search-use.ts --page.`,

@@ -25,10 +25,20 @@ export interface SearchDoc {
   searchHint?: string;
   description: string;
   params: readonly { name: string; description?: string }[];
+  /** English words for the Chinese in the description, when it has any (./glossary.ts). */
+  translation?: string;
 }
 
-type Field = 'name' | 'server' | 'hint' | 'description' | 'paramNames' | 'paramText';
-const FIELDS: readonly Field[] = ['name', 'server', 'hint', 'description', 'paramNames', 'paramText'];
+type Field = 'name' | 'server' | 'hint' | 'description' | 'translation' | 'paramNames' | 'paramText';
+const FIELDS: readonly Field[] = [
+  'name',
+  'server',
+  'hint',
+  'description',
+  'translation',
+  'paramNames',
+  'paramText',
+];
 
 /** Field weights and BM25 length normalization (b). Names are short and decisive; prose is long. */
 export const FIELD_WEIGHT: Record<Field, number> = {
@@ -36,6 +46,7 @@ export const FIELD_WEIGHT: Record<Field, number> = {
   server: 1,
   hint: 2,
   description: 1,
+  translation: 1,
   paramNames: 0.6,
   paramText: 0.3,
 };
@@ -44,6 +55,7 @@ const FIELD_B: Record<Field, number> = {
   server: 0.3,
   hint: 0.5,
   description: 0.75,
+  translation: 0.75,
   paramNames: 0.5,
   paramText: 0.75,
 };
@@ -87,6 +99,12 @@ interface Posting {
   docs: number[];
   /** Field-weighted, length-normalized term frequency, per doc in `docs`. */
   tfw: number[];
+  /**
+   * Docs that have the term in their own text, not only in a translation. Translations add matches, not
+   * statistics: a term's rarity (IDF) and whether the catalogue "has" a query word are the catalogue's
+   * own, so glossing a few Chinese descriptions leaves the ranking of English ones as it was.
+   */
+  own: number;
 }
 
 /** The inverted index of one catalogue. */
@@ -109,6 +127,7 @@ function fieldTerms(doc: SearchDoc): Record<Field, string[]> {
     server: docTerms(doc.server ?? ''),
     hint: docTerms(doc.searchHint ?? ''),
     description: docTerms(doc.description.slice(0, MAX_INDEXED_DESCRIPTION)),
+    translation: docTerms(doc.translation ?? ''),
     paramNames: doc.params.flatMap((p) => docTerms(p.name)),
     paramText: doc.params.flatMap((p) => docTerms((p.description ?? '').slice(0, 500))),
   };
@@ -136,24 +155,32 @@ export function buildSearchIndex<D extends SearchDoc>(docs: readonly D[]): Searc
   const perDoc = docs.map(fieldTerms);
   const avg = {} as Record<Field, number>;
   for (const f of FIELDS) {
-    avg[f] = Math.max(1, perDoc.reduce((s, d) => s + d[f].length, 0) / Math.max(1, docs.length));
+    // A translation is measured against the other translations (most tools have none): it stands for a
+    // description, and should weigh like one.
+    const holders = f === 'translation' ? perDoc.filter((d) => d[f].length > 0).length : docs.length;
+    avg[f] = Math.max(1, perDoc.reduce((s, d) => s + d[f].length, 0) / Math.max(1, holders));
   }
   const postings = new Map<string, Posting>();
   const vocabulary = new Map<string, string>();
   perDoc.forEach((fields, i) => {
     const tfw = new Map<string, number>();
+    const own = new Set<string>();
     for (const f of FIELDS) {
       const norm = 1 - FIELD_B[f] + (FIELD_B[f] * fields[f].length) / avg[f];
-      for (const t of fields[f]) tfw.set(t, (tfw.get(t) ?? 0) + FIELD_WEIGHT[f] / norm);
+      for (const t of fields[f]) {
+        tfw.set(t, (tfw.get(t) ?? 0) + FIELD_WEIGHT[f] / norm);
+        if (f !== 'translation') own.add(t);
+      }
     }
     for (const [t, w] of tfw) {
       let p = postings.get(t);
       if (!p) {
-        p = { docs: [], tfw: [] };
+        p = { docs: [], tfw: [], own: 0 };
         postings.set(t, p);
       }
       p.docs.push(i);
       p.tfw.push(w);
+      if (own.has(t)) p.own++;
     }
     collectVocabulary(docs[i], vocabulary);
   });
@@ -173,6 +200,11 @@ export function buildSearchIndex<D extends SearchDoc>(docs: readonly D[]): Searc
     families,
     vocabulary,
   };
+}
+
+/** True when some tool has `term` in its own text (a translation alone does not count). */
+export function hasOwn(index: SearchIndex, term: string): boolean {
+  return (index.postings.get(term)?.own ?? 0) > 0;
 }
 
 /** A parsed keyword query: `+term` must appear in the tool name; the other words rank. */
@@ -217,9 +249,7 @@ export function queryWords(index: SearchIndex, text: string, expansions?: Expans
     }
     const own = expansions?.get(word);
     const share =
-      own?.length && [...alternatives.keys()].some((t) => index.postings.has(t))
-        ? RANKING_WEIGHTS.softShare
-        : 1;
+      own?.length && [...alternatives.keys()].some((t) => hasOwn(index, t)) ? RANKING_WEIGHTS.softShare : 1;
     for (const e of own ?? []) {
       const t = index.vocabulary.get(e.word) ?? termOf(e.word);
       const w = RANKING_WEIGHTS.expansionWeight * e.similarity * share;
@@ -229,7 +259,7 @@ export function queryWords(index: SearchIndex, text: string, expansions?: Expans
   };
   for (const tok of tokenize(text)) {
     const whole = termOf(tok.word);
-    if (tok.parts && !(whole && index.postings.has(whole))) {
+    if (tok.parts && !(whole && hasOwn(index, whole))) {
       for (const p of tok.parts) {
         const t = termOf(p);
         if (t) add(p, t);
@@ -291,7 +321,8 @@ export function rankIndex<D extends SearchDoc>(
   const idf = (t: string) => {
     let v = idfs.get(t);
     if (v === undefined) {
-      const df = index.postings.get(t)?.docs.length ?? 0;
+      const p = index.postings.get(t);
+      const df = p ? p.own || p.docs.length : 0;
       v = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       idfs.set(t, v);
     }
@@ -389,7 +420,7 @@ function splitByPresence(index: SearchIndex, text: string): { gaps: string[]; pr
   const present: string[] = [];
   for (const qw of queryWords(index, optional.join(' '))) {
     if (!isAz(qw.word)) continue;
-    if ([...qw.alternatives.keys()].some((t) => index.postings.has(t))) present.push(qw.word);
+    if ([...qw.alternatives.keys()].some((t) => hasOwn(index, t))) present.push(qw.word);
     else gaps.push(qw.word);
   }
   return { gaps, present };

@@ -14,9 +14,11 @@ import { isDeferredTool } from '../../core/deferred-tools.ts';
 import { hashString } from '../../core/hash.ts';
 import type { AnyTool } from '../../core/tool.ts';
 import { withEntityWords } from './entities.ts';
+import { type Glossary, glossOf, hasHan } from './glossary.ts';
 import {
   buildSearchIndex,
   type Expansions,
+  hasOwn,
   parseKeywordQuery,
   rankIndex,
   type SearchDoc,
@@ -24,6 +26,7 @@ import {
 } from './ranking.ts';
 import { mixSentenceScores, SENTENCE_GATE, SENTENCE_LEXICAL_DEPTH, type SentenceGate } from './sentence.ts';
 import { rankWithServers } from './server-score.ts';
+import { docTerms } from './tokenize.ts';
 
 /** Longest query ranked; a longer one is cut (and the answer says so). */
 export const TOOL_SEARCH_MAX_QUERY_CHARS = 1000;
@@ -46,12 +49,29 @@ export interface SearchOptions {
   expansions?: Expansions;
   /** Cosines of the query's sentence embedding with each deferred tool's, by tool name (./sentence.ts). */
   sentence?: ReadonlyMap<string, number>;
+  /** The Chinese-English glossary, once loaded (./glossary.ts): Chinese text also ranks by its English. */
+  glossary?: Glossary;
 }
 
 const docs = new WeakMap<AnyTool, SearchDoc>();
+const glossedDocs = new WeakMap<AnyTool, { glossary: Glossary; doc: SearchDoc }>();
 
-/** What ToolSearch indexes for a tool: name parts, server, searchHint, description, parameters. */
-export function toolSearchDoc(tool: AnyTool): SearchDoc {
+/**
+ * What ToolSearch indexes for a tool: name parts, server, searchHint, description, parameters; with a
+ * glossary, also the English words for the Chinese in its description (`translation`).
+ */
+export function toolSearchDoc(tool: AnyTool, glossary?: Glossary): SearchDoc {
+  const plain = plainDoc(tool);
+  if (!glossary || !hasHan(plain.description)) return plain;
+  const known = glossedDocs.get(tool);
+  if (known?.glossary === glossary) return known.doc;
+  const translation = glossOf(plain.description, glossary);
+  const doc = translation ? { ...plain, translation } : plain;
+  glossedDocs.set(tool, { glossary, doc });
+  return doc;
+}
+
+function plainDoc(tool: AnyTool): SearchDoc {
   let doc = docs.get(tool);
   if (doc) return doc;
   const props = (tool.inputJSONSchema?.properties ?? {}) as Record<string, { description?: unknown }>;
@@ -76,17 +96,49 @@ export function toolSearchDoc(tool: AnyTool): SearchDoc {
   return doc;
 }
 
-let lastIndex: { tools: readonly AnyTool[]; index: SearchIndex<SearchDoc & { tool: AnyTool }> } | undefined;
+let lastIndex:
+  | {
+      tools: readonly AnyTool[];
+      glossary: Glossary | undefined;
+      index: SearchIndex<SearchDoc & { tool: AnyTool }>;
+    }
+  | undefined;
 
-/** The index of these deferred tools, rebuilt only when the list changes (one index per catalogue). */
-export function indexFor(tools: readonly AnyTool[]): SearchIndex<SearchDoc & { tool: AnyTool }> {
+/**
+ * The index of these deferred tools, rebuilt only when the list changes (one index per catalogue) or a
+ * glossary arrives.
+ */
+export function indexFor(
+  tools: readonly AnyTool[],
+  glossary?: Glossary,
+): SearchIndex<SearchDoc & { tool: AnyTool }> {
   const prev = lastIndex;
-  if (prev && prev.tools.length === tools.length && prev.tools.every((t, i) => t === tools[i])) {
+  if (
+    prev &&
+    prev.glossary === glossary &&
+    prev.tools.length === tools.length &&
+    prev.tools.every((t, i) => t === tools[i])
+  ) {
     return prev.index;
   }
-  const index = buildSearchIndex(tools.map((tool) => ({ ...toolSearchDoc(tool), tool })));
-  lastIndex = { tools: [...tools], index };
+  const index = buildSearchIndex(tools.map((tool) => ({ ...toolSearchDoc(tool, glossary), tool })));
+  lastIndex = { tools: [...tools], glossary, index };
   return index;
+}
+
+/**
+ * The query as ranked: with the words its paths and URLs imply, and the English for the Chinese runs of
+ * it that no tool's text has (a run the catalogue has matches as it is; its English would only add noise:
+ * 八字 "birthdate characters" pulls character tools).
+ */
+function rankedQuery(query: string, index: SearchIndex, glossary: Glossary | undefined): string {
+  const q = withEntityWords(query);
+  if (!glossary || !hasHan(query)) return q;
+  const unmatched = (query.match(/\p{Script=Han}+/gu) ?? []).filter(
+    (run) => !docTerms(run).some((t) => hasOwn(index, t)),
+  );
+  const english = glossOf(unmatched.join(' '), glossary);
+  return english ? `${q} ${english}` : q;
 }
 
 const duplicateKeys = new WeakMap<AnyTool, string>();
@@ -215,9 +267,10 @@ export function rankDeferred(
   expansions?: Expansions,
   sentence?: ReadonlyMap<string, number>,
   gate: SentenceGate = SENTENCE_GATE,
+  glossary?: Glossary,
 ): RankedGroup[] {
-  const index = indexFor(deferred);
-  const q = withEntityWords(query);
+  const index = indexFor(deferred, glossary);
+  const q = rankedQuery(query, index, glossary);
   let order: AnyTool[];
   if (sentence?.size) {
     const ranked = rankWithServers(index, q, SENTENCE_LEXICAL_DEPTH, expansions);
@@ -307,7 +360,15 @@ export function searchTools(
     const out = serverQuery(q, deferred, maxResults, connecting);
     return { matches: out.matches, notes: [...notes, ...out.notes], form: 'server' };
   }
-  const groups = rankDeferred(deferred, q, maxResults, options.expansions, options.sentence);
+  const groups = rankDeferred(
+    deferred,
+    q,
+    maxResults,
+    options.expansions,
+    options.sentence,
+    SENTENCE_GATE,
+    options.glossary,
+  );
   const copies = new Map(
     groups.filter((g) => g.copies.length).map((g) => [g.tool.name, g.copies.map((c) => c.name)]),
   );

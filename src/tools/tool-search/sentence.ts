@@ -62,7 +62,9 @@ export function humanizeName(name: string): string {
 
 /**
  * The text a tool is embedded from: its own name in words, then the start of its description
- * (`withParams`: then its parameter names in words; measured, not used: tasks lost).
+ * (`withParams`: then its parameter names in words; measured, not used: tasks lost). The encoder reads
+ * English only: a description with Chinese in it is read without its Chinese, then the English words
+ * the glossary gives for it (`doc.translation`, ./glossary.ts).
  */
 export function sentenceToolText(
   doc: SearchDoc,
@@ -70,7 +72,10 @@ export function sentenceToolText(
   withParams = false,
 ): string {
   const name = humanizeName(doc.toolName ?? doc.name);
-  const description = doc.description.replace(/\s+/g, ' ').trim().slice(0, chars);
+  const english = doc.translation
+    ? `${doc.description.replace(/[\p{Script=Han}\u3000-\u303f\uff00-\uffef]+/gu, ' ')} ${doc.translation}`
+    : doc.description;
+  const description = english.replace(/\s+/g, ' ').trim().slice(0, chars);
   const params =
     withParams && doc.params.length
       ? ` Parameters: ${doc.params.map((p) => humanizeName(p.name)).join(', ')}.`

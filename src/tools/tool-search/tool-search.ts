@@ -19,7 +19,9 @@ import {
 import { isDeferredTool, toolReferenceBlock } from '../../core/deferred-tools.ts';
 import { messageOf } from '../../core/errors.ts';
 import { type AnyTool, buildTool, textResult } from '../../core/tool.ts';
-import { defaultSemanticStage, defaultSentenceStage } from './default-semantic.ts';
+import { defaultGlossaryStage, defaultSemanticStage, defaultSentenceStage } from './default-semantic.ts';
+import { type Glossary, hasHan, withEnglish } from './glossary.ts';
+import type { GlossaryStage } from './glossary-stage.ts';
 import promptText from './prompt.md?raw';
 import { type Expansions, expandableWords } from './ranking.ts';
 import {
@@ -104,9 +106,10 @@ async function semanticExpansions(
   stage: SemanticStage | undefined,
   deferred: readonly AnyTool[],
   query: string,
+  glossary: Glossary | undefined,
 ): Promise<{ expansions?: Expansions; semantic: string }> {
   if (!stage) return { semantic: 'off (no semantic stage here)' };
-  const index = indexFor(deferred);
+  const index = indexFor(deferred, glossary);
   const words = expandableWords(index, query.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS)).slice(
     0,
     SEMANTIC_MAX_WORDS,
@@ -130,10 +133,14 @@ async function semanticExpansions(
 
 const sentenceTools = new WeakMap<object, SentenceTool[]>();
 /** The deferred tools as the encoder reads them (once per catalogue index). */
-function sentenceToolsOf(index: object, deferred: readonly AnyTool[]): SentenceTool[] {
+function sentenceToolsOf(
+  index: object,
+  deferred: readonly AnyTool[],
+  glossary: Glossary | undefined,
+): SentenceTool[] {
   let tools = sentenceTools.get(index);
   if (!tools) {
-    tools = deferred.map((t) => ({ name: t.name, text: sentenceToolText(toolSearchDoc(t)) }));
+    tools = deferred.map((t) => ({ name: t.name, text: sentenceToolText(toolSearchDoc(t, glossary)) }));
     sentenceTools.set(index, tools);
   }
   return tools;
@@ -147,14 +154,16 @@ async function sentenceCosines(
   stage: SentenceStage | undefined,
   deferred: readonly AnyTool[],
   query: string,
+  glossary: Glossary | undefined,
 ): Promise<{ sentence?: Map<string, number>; note?: string }> {
   if (!stage) return {};
-  const index = indexFor(deferred);
+  const index = indexFor(deferred, glossary);
   try {
     const answer = await stage.cosines(
       catalogueKey(index),
-      sentenceToolsOf(index, deferred),
-      query.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS),
+      sentenceToolsOf(index, deferred, glossary),
+      // The encoder reads English: a query's Chinese is read through the glossary too.
+      withEnglish(query.slice(0, TOOL_SEARCH_MAX_QUERY_CHARS), glossary),
       SENTENCE_WAIT_MS,
     );
     if ('cosines' in answer) return { sentence: answer.cosines, note: 'sentence encoder used' };
@@ -190,31 +199,69 @@ export function warmToolSearch<T extends readonly AnyTool[]>(
   pool: T,
   stage: SemanticStage | undefined = defaultSemanticStage(),
   sentence: SentenceStage | null | undefined = defaultSentenceStage(),
+  glossaryStage: GlossaryStage | undefined = defaultGlossaryStage(),
 ): T {
   try {
     if (!pool.some((t) => t.isMcp && isDeferredTool(t))) return pool;
     const words = stage && stage.status().state !== 'failed' ? stage : undefined;
     const encoder = sentence && sentence.status().state !== 'failed' ? sentence : undefined;
+    const deferred = pool.filter(isDeferredTool);
+    const glossing = needsGlossary(deferred) ? glossaryStage : undefined;
+    glossing?.warm();
     if (!words && !encoder) return pool;
     words?.warm();
     encoder?.warm();
-    const deferred = pool.filter(isDeferredTool);
-    setTimeout(() => {
+    const prepare = (glossary: Glossary | undefined) => {
       try {
-        const index = indexFor(deferred);
+        const index = indexFor(deferred, glossary);
         if (index === preparedIndex) return;
         preparedIndex = index;
         const key = catalogueKey(index);
         void words?.expand(key, [...index.vocabulary.keys()], [], Number.POSITIVE_INFINITY);
-        encoder?.prepare(key, sentenceToolsOf(index, deferred));
+        encoder?.prepare(key, sentenceToolsOf(index, deferred, glossary));
       } catch {
         // Preparing ahead is an optimisation: the first search prepares it otherwise.
       }
-    }, 0);
+    };
+    // With tools described in Chinese, the catalogue is prepared as searches will see it: glossed.
+    if (glossing) void glossing.get(Number.POSITIVE_INFINITY).then(prepare);
+    else setTimeout(() => prepare(undefined), 0);
   } catch {
     // Same: never in the way of a request.
   }
   return pool;
+}
+
+/** True when a deferred tool's description has Chinese in it (the glossary is then worth loading). */
+function needsGlossary(deferred: readonly AnyTool[]): boolean {
+  const known = glossaryNeeds.get(deferred);
+  if (known !== undefined) return known;
+  const needs = deferred.some((t) => hasHan(toolSearchDoc(t).description));
+  glossaryNeeds.set(deferred, needs);
+  return needs;
+}
+const glossaryNeeds = new WeakMap<readonly AnyTool[], boolean>();
+
+/**
+ * The glossary for a search over `deferred`, when the catalogue or the query has Chinese in it, and what
+ * the card says about it (nothing when no Chinese is involved). Never rejects.
+ */
+async function glossaryFor(
+  stage: GlossaryStage | undefined,
+  deferred: readonly AnyTool[],
+  query: string,
+): Promise<{ glossary?: Glossary; note?: string }> {
+  if (!hasHan(query) && !needsGlossary(deferred)) return {};
+  if (!stage) return {};
+  const glossary = await stage.get(SEMANTIC_WAIT_MS);
+  if (glossary) return { glossary, note: 'Chinese glossary used' };
+  const status = stage.status();
+  return {
+    note:
+      status.state === 'failed'
+        ? `Chinese glossary not used: ${status.reason}`
+        : 'Chinese glossary not used: still loading',
+  };
 }
 
 /** The text the model sees: a summary line when nothing matched, then every note. */
@@ -250,6 +297,8 @@ export interface ToolSearchOptions {
   semantic?: SemanticStage | null;
   /** The sentence encoder (default: the page's worker; none in Node). null: none. */
   sentence?: SentenceStage | null;
+  /** The Chinese-English glossary (default: the page's, loaded on first need; none in Node). null: none. */
+  glossary?: GlossaryStage | null;
   /**
    * Read at each search: false leaves the sentence encoder out (the user turned it off; the card says
    * so). Default: on.
@@ -268,6 +317,8 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
       return false;
     }
   };
+  const glossaryOf = () =>
+    options.glossary === null ? undefined : (options.glossary ?? defaultGlossaryStage());
   const sentenceOf = () =>
     options.sentence === null || sentenceOff() ? undefined : (options.sentence ?? defaultSentenceStage());
   return buildTool<typeof inputSchema, ToolSearchOutput>({
@@ -308,20 +359,24 @@ export function createToolSearchTool(options: ToolSearchOptions = {}) {
       let expansions: Expansions | undefined;
       let semantic: string | undefined;
       let sentence: Map<string, number> | undefined;
+      let glossary: Glossary | undefined;
       if (deferred.length && isKeywordQuery(pool, input.query)) {
+        const glossed = await glossaryFor(glossaryOf(), deferred, input.query);
+        glossary = glossed.glossary;
         const [words, meaning] = await Promise.all([
-          semanticExpansions(stage, deferred, input.query),
-          sentenceCosines(encoder, deferred, input.query),
+          semanticExpansions(stage, deferred, input.query, glossary),
+          sentenceCosines(encoder, deferred, input.query, glossary),
         ]);
         ({ expansions } = words);
         sentence = meaning.sentence;
         const note = sentenceOff() ? SENTENCE_OFF_NOTE : meaning.note;
-        semantic = note ? `${words.semantic}; ${note}` : words.semantic;
+        semantic = [words.semantic, note, glossed.note].filter(Boolean).join('; ');
       }
       const { matches, notes, form } = searchTools(pool, input.query, input.max_results, {
         connecting,
         expansions,
         ...(sentence ? { sentence } : {}),
+        ...(glossary ? { glossary } : {}),
       });
       return {
         data: {
