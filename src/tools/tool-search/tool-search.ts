@@ -234,13 +234,9 @@ export function warmToolSearch<T extends readonly AnyTool[]>(
 
 /** True when a deferred tool's description has Chinese in it (the glossary is then worth loading). */
 function needsGlossary(deferred: readonly AnyTool[]): boolean {
-  const known = glossaryNeeds.get(deferred);
-  if (known !== undefined) return known;
-  const needs = deferred.some((t) => hasHan(toolSearchDoc(t).description));
-  glossaryNeeds.set(deferred, needs);
-  return needs;
+  // A scan of the cached descriptions: a fraction of a millisecond for a thousand tools.
+  return deferred.some((t) => hasHan(toolSearchDoc(t).description));
 }
-const glossaryNeeds = new WeakMap<readonly AnyTool[], boolean>();
 
 /**
  * The glossary for a search over `deferred`, when the catalogue or the query has Chinese in it, and what
