@@ -171,3 +171,31 @@ test('a model file that does not load: the word ranking answers, and the card sa
     );
   await expect(page.getByTestId('assistant-text').last()).toContainText('Got: mcp__many__slack_get_reminder');
 });
+
+test('a model file that fails once: a fresh worker loads the encoder, and it takes part', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  let failed = 0;
+  await page.route(/group1-shard3of7/, (route) => {
+    if (failed++ === 0) return route.fulfill({ status: 503, body: 'busy' });
+    return route.continue();
+  });
+  await openApp(page);
+  await saveServersAndReload(page, [{ name: 'many', url: host.url }]);
+  await connect(page, api);
+  await expect
+    .poll(
+      async () => {
+        try {
+          return await search(page, `toolu_r${Date.now()}`, 'remind me to call Anna tomorrow');
+        } catch (err) {
+          return String(err);
+        }
+      },
+      { timeout: 150_000, intervals: [2000] },
+    )
+    .toContain('sentence encoder used');
+  expect(failed).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('assistant-text').last()).toContainText('Got: mcp__many__slack_get_reminder');
+});

@@ -58,7 +58,10 @@ type HubOf<S> = ReturnType<typeof statusHub<S>>;
  * The page side of a stage's worker, shared by the word and sentence stages: the worker starts on first
  * use (`start` is its first message), status replies go to `hub`, and a reply that `answerOf` reads as
  * an answer settles the request of its id. A worker that cannot start, take a message, or that dies
- * fails the stage; every open request then gets undefined. Never throws.
+ * fails the stage; every open request then gets undefined. With `restart`, a worker whose stage fails
+ * once it runs (a file that did not load, a race inside a library's start-up) is replaced by a fresh one
+ * that many times before the stage stays failed: a worker's module state cannot be reset, a new worker's
+ * is new. Never throws.
  */
 export function stageWorker<S extends { state: string }, Req, A>(options: {
   spawn: () => Worker;
@@ -66,15 +69,31 @@ export function stageWorker<S extends { state: string }, Req, A>(options: {
   start: Req;
   /** The answer a reply carries with its request id; undefined for a status reply. */
   answerOf: (reply: unknown) => { id: number; answer: A } | undefined;
+  /** Fresh workers to try after a failure, the status to show meanwhile, and what to forget then. */
+  restart?: { times: number; status: S; forget: () => void };
 }) {
   const { hub } = options;
   let worker: Worker | undefined;
   let nextId = 1;
+  let restarts = options.restart?.times ?? 0;
   const pending = new Map<number, (a: A | undefined) => void>();
   const fail = (reason: string) => {
-    hub.set({ state: 'failed', reason });
     for (const resolve of pending.values()) resolve(undefined);
     pending.clear();
+    if (worker && restarts > 0 && options.restart) {
+      restarts--;
+      try {
+        worker.terminate();
+      } catch {
+        // Gone already.
+      }
+      worker = undefined;
+      options.restart.forget();
+      hub.set(options.restart.status);
+      ensure();
+      return;
+    }
+    hub.set({ state: 'failed', reason });
   };
   const post = (m: Req): boolean => {
     try {
@@ -86,7 +105,7 @@ export function stageWorker<S extends { state: string }, Req, A>(options: {
     }
   };
   /** The worker, started if need be; false once the stage failed. */
-  const ensure = (): boolean => {
+  function ensure(): boolean {
     if (worker || hub.get().state === 'failed') return worker !== undefined;
     try {
       worker = options.spawn();
@@ -94,7 +113,9 @@ export function stageWorker<S extends { state: string }, Req, A>(options: {
       fail(`its worker did not start (${messageOf(err)})`);
       return false;
     }
+    const current = worker;
     worker.onmessage = (e: MessageEvent<unknown>) => {
+      if (worker !== current) return;
       const m = e.data as { type?: string; status?: S };
       if (m?.type === 'status' && m.status) {
         const status = m.status as S & { reason?: string };
@@ -110,11 +131,11 @@ export function stageWorker<S extends { state: string }, Req, A>(options: {
     };
     worker.onerror = (e) => {
       e.preventDefault?.();
-      fail(`its worker failed (${e.message || 'error'})`);
+      if (worker === current) fail(`its worker failed (${e.message || 'error'})`);
     };
     post(options.start);
     return true;
-  };
+  }
   return {
     ensure,
     post,

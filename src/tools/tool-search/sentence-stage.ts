@@ -330,7 +330,8 @@ export type SentenceWorkerReply =
 
 /**
  * A stage in a Worker made by `spawn`; `cacheDb` names the IndexedDB database the worker keeps vectors in
- * (the page's storage namespace applies). A worker that cannot start or dies marks the stage failed.
+ * (the page's storage namespace applies). A worker that cannot start marks the stage failed; one whose
+ * encoder fails to load or that dies is replaced once by a fresh worker, then the stage stays failed.
  */
 export function createWorkerSentenceStage(spawn: () => Worker, cacheDb?: string): SentenceStage {
   const hub = statusHub<SentenceStatus>({ state: 'idle' });
@@ -343,6 +344,9 @@ export function createWorkerSentenceStage(spawn: () => Worker, cacheDb?: string)
       const m = reply as SentenceWorkerReply;
       return m.type === 'answer' ? { id: m.id, answer: m.reply } : undefined;
     },
+    // One fresh worker after a failure: TF.js's WASM start-up can lose a race against the package's own
+    // start on import ("The WASM backend was already initialized"), and a file can fail to load once.
+    restart: { times: 1, status: { state: 'loading' }, forget: () => sent.clear() },
   });
   const ensure = worker.ensure;
   const post = worker.post;
