@@ -8,9 +8,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, type Page, test } from '@playwright/test';
 import { type McpHttpHost, startMcpHttpHost } from './mcp/http-host.ts';
-import { allowIfAsked, saveServersAndReload } from './mcp/page.ts';
+import { saveServersAndReload } from './mcp/page.ts';
 import { type MockApi, startMockApi } from './mock-api/server.ts';
-import { connect, openApp, sendPrompt, toolCard, toolResultFor, waitIdle } from './support/app.ts';
+import { connect, openApp } from './support/app.ts';
+import { searchOnce } from './support/tool-search.ts';
 
 const TOOLS = [
   { name: 'tupian', description: '通过卡牌ID获取游戏王卡牌的图片' },
@@ -44,24 +45,7 @@ test.afterAll(async () => {
 
 test.beforeEach(() => api.reset());
 
-/** The model searches once, then says which tools it got. */
-async function search(page: Page, id: string, query: string): Promise<string> {
-  api.script([
-    { content: [{ type: 'tool_use' as const, id, name: 'ToolSearch', input: { query } }] },
-    (req: Parameters<typeof toolResultFor>[0]) => {
-      const found = toolResultFor(req, id);
-      const refs = (Array.isArray(found?.content) ? found.content : []).map((b) =>
-        String((b as { tool_name?: unknown }).tool_name),
-      );
-      return { content: [{ type: 'text' as const, text: `Got: ${refs.join(', ')}` }] };
-    },
-  ]);
-  await sendPrompt(page, `Find a tool: ${query}`);
-  await allowIfAsked(page, id);
-  await expect(toolCard(page, id)).toHaveAttribute('data-status', 'done');
-  await waitIdle(page);
-  return ((await toolCard(page, id).textContent()) ?? '').replace(/\s+/g, ' ');
-}
+const search = (page: Page, id: string, query: string) => searchOnce(page, api, id, query);
 
 /** Searches until the card no longer says the glossary is still loading (the first may come first). */
 async function searchLoaded(page: Page, query: string): Promise<string> {

@@ -8,9 +8,10 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type McpHttpHost, startMcpHttpHost } from './mcp/http-host.ts';
 import { createManyToolsServer } from './mcp/many-tools-server.ts';
-import { allowIfAsked, saveServersAndReload } from './mcp/page.ts';
+import { saveServersAndReload } from './mcp/page.ts';
 import { type MockApi, startMockApi } from './mock-api/server.ts';
-import { connect, openApp, sendPrompt, toolCard, toolResultFor, waitIdle } from './support/app.ts';
+import { connect, openApp } from './support/app.ts';
+import { searchOnce } from './support/tool-search.ts';
 
 let api: MockApi;
 let host: McpHttpHost;
@@ -26,20 +27,6 @@ test.afterAll(async () => {
 });
 
 test.beforeEach(() => api.reset());
-
-/** The model searches once, then says which tools it got. */
-function searchOnce(id: string, query: string) {
-  return [
-    { content: [{ type: 'tool_use' as const, id, name: 'ToolSearch', input: { query } }] },
-    (req: Parameters<typeof toolResultFor>[0]) => {
-      const found = toolResultFor(req, id);
-      const refs = (Array.isArray(found?.content) ? found.content : []).map((b) =>
-        String((b as { tool_name?: unknown }).tool_name),
-      );
-      return { content: [{ type: 'text' as const, text: `Got: ${refs.join(', ')}` }] };
-    },
-  ];
-}
 
 /** Tool vectors the page keeps in IndexedDB (the sentence stage's database). */
 function storedVectors(page: Page): Promise<number> {
@@ -68,14 +55,7 @@ function storedVectors(page: Page): Promise<number> {
   });
 }
 
-async function search(page: Page, id: string, query: string): Promise<string> {
-  api.script(searchOnce(id, query));
-  await sendPrompt(page, `Find a tool: ${query}`);
-  await allowIfAsked(page, id);
-  await expect(toolCard(page, id)).toHaveAttribute('data-status', 'done');
-  await waitIdle(page);
-  return ((await toolCard(page, id).textContent()) ?? '').replace(/\s+/g, ' ');
-}
+const search = (page: Page, id: string, query: string) => searchOnce(page, api, id, query);
 
 test('the encoder reads the deferred tools once, keeps their vectors, and then takes part in every search', async ({
   page,
