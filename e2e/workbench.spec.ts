@@ -312,6 +312,40 @@ test('a key saved while the page is still starting reaches the agent', async ({ 
   expect(api.requests).toHaveLength(1);
 });
 
+
+test('a change made the instant Settings opens keeps the saved key', async ({ page }) => {
+  await openApp(page);
+  await connect(page, api);
+  // Open and change a field in one task, as a busy page lets a fast click land before the dialog has
+  // rendered its fresh draft (the closed dialog's draft, its key dropped, once came back and Save cleared
+  // the saved key: the next prompt said no key was set).
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        const by = (id: string) => document.querySelector(`[data-testid="${id}"]`) as HTMLElement;
+        const dialog = by('settings-dialog') as HTMLDialogElement;
+        // The change goes in as soon as the dialog is open (a microtask after it opened, before any
+        // other task can render).
+        const watch = new MutationObserver(() => {
+          if (!dialog.open) return;
+          watch.disconnect();
+          const select = by('thinking-select') as HTMLSelectElement;
+          select.value = '1024';
+          select.dispatchEvent(new Event('change', { bubbles: true }));
+          done();
+        });
+        watch.observe(dialog, { attributes: true, attributeFilter: ['open'] });
+        by('settings-button').click();
+      }),
+  );
+  await expect(page.getByTestId('thinking-select')).toHaveValue('1024');
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
+  api.script([{ content: [{ type: 'text', text: 'Still connected.' }] }]);
+  await sendPrompt(page, 'Hi');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Still connected.');
+  expect(api.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+});
 test('settings: models from the API or a fallback list, theme, a masked key kept out of storage by default', async ({
   page,
 }) => {

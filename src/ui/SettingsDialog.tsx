@@ -7,7 +7,7 @@
  * confirmed before a key typed here is saved for it, and the key field is emptied when the dialog closes,
  * so its value is not left in the DOM.
  */
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AgentSettings, ModelSummary } from '../agent/types.ts';
 import {
   DEFAULT_AUTO_COMPACT_RATIO,
@@ -91,7 +91,13 @@ export function SettingsDialog({
     reason: 'Add a key to list the models.',
   });
 
-  useEffect(() => {
+  // Each edit applies to the draft as it is then, never to the one a handler closed over: an input that
+  // lands in the instant the dialog opens (before the fresh draft renders) would otherwise put back the
+  // closed dialog's draft, whose key was dropped, and Save would clear the saved key.
+  const edit = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  // A layout effect: the fresh draft is rendered before the dialog can take any input.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
@@ -201,7 +207,7 @@ export function SettingsDialog({
               placeholder="sk-ant-…"
               autoComplete="off"
               spellCheck={false}
-              onChange={(e) => setDraft({ ...draft, apiKey: e.target.value })}
+              onChange={(e) => edit({ apiKey: e.target.value })}
             />
             <button
               type="button"
@@ -217,7 +223,7 @@ export function SettingsDialog({
             <input
               type="checkbox"
               checked={draft.remember}
-              onChange={(e) => setDraft({ ...draft, remember: e.target.checked })}
+              onChange={(e) => edit({ remember: e.target.checked })}
               data-testid="remember-key"
             />
             Remember the key on this device (IndexedDB)
@@ -237,7 +243,7 @@ export function SettingsDialog({
             value={draft.baseURL}
             spellCheck={false}
             aria-invalid={!baseURLValid}
-            onChange={(e) => setDraft({ ...draft, baseURL: e.target.value })}
+            onChange={(e) => edit({ baseURL: e.target.value })}
           />
           <span className="field-help">
             {import.meta.env.DEV
@@ -275,7 +281,7 @@ export function SettingsDialog({
                 : "(none: this site's /api/fetch if it has one, else direct)"
             }
             aria-invalid={!fetchProxyValid}
-            onChange={(e) => setDraft({ ...draft, fetchProxy: e.target.value })}
+            onChange={(e) => edit({ fetchProxy: e.target.value })}
           />
           <span className="field-help">
             Pages cannot read most sites (CORS). Where the API has no server-side web fetch, WebFetch asks
@@ -291,7 +297,7 @@ export function SettingsDialog({
             <select
               data-testid="model-select"
               value={draft.model}
-              onChange={(e) => setDraft({ ...draft, model: e.target.value })}
+              onChange={(e) => edit({ model: e.target.value })}
             >
               {!listed && draft.model && <option value={draft.model}>{draft.model}</option>}
               {options.map((m) => (
@@ -318,7 +324,7 @@ export function SettingsDialog({
               data-testid="max-tokens-input"
               value={draft.maxTokens}
               aria-invalid={!maxTokensValid}
-              onChange={(e) => setDraft({ ...draft, maxTokens: e.target.value })}
+              onChange={(e) => edit({ maxTokens: e.target.value })}
             />
           </label>
         </div>
@@ -328,7 +334,7 @@ export function SettingsDialog({
             <select
               data-testid="permission-mode-select"
               value={draft.permissionMode}
-              onChange={(e) => setDraft({ ...draft, permissionMode: e.target.value as PermissionMode })}
+              onChange={(e) => edit({ permissionMode: e.target.value as PermissionMode })}
             >
               {PERMISSION_MODES.map((mode) => (
                 <option key={mode} value={mode}>
@@ -342,7 +348,7 @@ export function SettingsDialog({
             <select
               data-testid="theme-select"
               value={draft.theme}
-              onChange={(e) => setDraft({ ...draft, theme: e.target.value as Theme })}
+              onChange={(e) => edit({ theme: e.target.value as Theme })}
             >
               {THEMES.map((t) => (
                 <option key={t} value={t}>
@@ -358,7 +364,7 @@ export function SettingsDialog({
             <select
               data-testid="thinking-select"
               value={draft.thinkingBudget}
-              onChange={(e) => setDraft({ ...draft, thinkingBudget: e.target.value })}
+              onChange={(e) => edit({ thinkingBudget: e.target.value })}
             >
               {THINKING_BUDGETS.map((b) => (
                 <option key={b} value={String(b)}>
@@ -376,10 +382,10 @@ export function SettingsDialog({
               data-testid="auto-compact-select"
               value={draft.autoCompact ? draft.compactPercent : 'off'}
               onChange={(e) =>
-                setDraft(
+                edit(
                   e.target.value === 'off'
-                    ? { ...draft, autoCompact: false }
-                    : { ...draft, autoCompact: true, compactPercent: e.target.value },
+                    ? { autoCompact: false }
+                    : { autoCompact: true, compactPercent: e.target.value },
                 )
               }
             >
@@ -400,7 +406,7 @@ export function SettingsDialog({
             <input
               type="checkbox"
               checked={draft.toolSearchEncoder}
-              onChange={(e) => setDraft({ ...draft, toolSearchEncoder: e.target.checked })}
+              onChange={(e) => edit({ toolSearchEncoder: e.target.checked })}
               data-testid="tool-search-encoder"
             />
             ToolSearch understands meaning (sentence encoder)
@@ -428,6 +434,8 @@ export function SettingsDialog({
 const THINKING_BUDGETS = [0, MIN_THINKING_BUDGET_TOKENS, DEFAULT_THINKING_BUDGET_TOKENS, 16_000, 32_000];
 /** Auto-compaction thresholds offered (percent of the window). */
 const COMPACT_PERCENTS = [50, 60, 70, 75, 80, 85, 90, 95];
+
+type Draft = ReturnType<typeof toDraft>;
 
 function toDraft(settings: AgentSettings, theme: Theme, remember: boolean) {
   return {
