@@ -59,9 +59,16 @@ export function Transcript({
     const byUser = () => {
       userAt = performance.now();
     };
-    const press = () => {
+    // A wheel turned down never means "stop following"; nor does a click on something in the list (a
+    // card's toggle, "↓ Latest"): counting one as scroll input once stopped the following when the click
+    // on "↓ Latest" was followed, inside the window, by a quick turn's layout shift. A press on the list
+    // itself (its scrollbar) counts, and so does any pointer held on it.
+    const onWheel = (e: WheelEvent) => {
+      if (e.deltaY < 0) byUser();
+    };
+    const press = (e: PointerEvent) => {
       pressed = true;
-      byUser();
+      if (e.target === el) byUser();
     };
     const release = () => {
       pressed = false;
@@ -75,14 +82,16 @@ export function Transcript({
       else if (up && (pressed || performance.now() - userAt < USER_SCROLL_MS)) stick.current = false;
       setAway(!stick.current);
     };
-    const inputs = ['wheel', 'touchmove', 'keydown'] as const;
+    const inputs = ['touchmove', 'keydown'] as const;
     for (const type of inputs) el.addEventListener(type, byUser, { passive: true });
+    el.addEventListener('wheel', onWheel, { passive: true });
     el.addEventListener('pointerdown', press, { passive: true });
     window.addEventListener('pointerup', release);
     window.addEventListener('pointercancel', release);
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       for (const type of inputs) el.removeEventListener(type, byUser);
+      el.removeEventListener('wheel', onWheel);
       el.removeEventListener('pointerdown', press);
       window.removeEventListener('pointerup', release);
       window.removeEventListener('pointercancel', release);
