@@ -30,6 +30,8 @@ export function moveScope(scope: Scope, name: string, words: readonly ShellWord[
     (physical && args.some((w) => w.dynamic || w.text.split('/').includes('..'))) ||
     args.length > 1 ||
     args[0]?.dynamic ||
+    // A glob leads where it expands (`cd .gi?` is .git), not to a directory of that name.
+    args[0]?.glob ||
     args[0]?.text === '-' ||
     /^[+-]\d+$/.test(args[0]?.text ?? '')
   ) {

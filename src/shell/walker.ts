@@ -116,10 +116,10 @@ export class Walker {
   statements(list: readonly StatementNode[], scope: Scope, depth: number): void {
     for (const st of list) {
       if (st.deferredError) throw new Unparseable(st.deferredError.message);
-      for (const pipeline of st.pipelines) {
-        const sub = pipeline.commands.length > 1;
-        for (const cmd of pipeline.commands) this.command(cmd, sub ? copyScope(scope) : scope, depth);
-      }
+      // just-bash runs every stage of a pipeline in the shell itself, one after another: a `cd` in any
+      // stage moves the next stages and the statements after the pipeline (bash would fork each stage;
+      // the trail holds places that may have been reached, so sharing it stays right for both).
+      for (const pipeline of st.pipelines) for (const cmd of pipeline.commands) this.command(cmd, scope, depth);
     }
   }
 

@@ -1,0 +1,78 @@
+/**
+ * Cases found by red-team round 8: in just-bash the stages of a pipeline run in the shell itself (a
+ * `cd` in one stays for the next statements), and a `cd` target that is a glob leads where the glob
+ * expands, not to a directory of that name.
+ */
+import { type BypassCase, LEAK, NO_RULES, PROD } from './harness.ts';
+
+/** A `cd` inside a pipeline: in just-bash it outlives the pipeline. */
+export const PIPELINE_CD: BypassCase[] = [
+  {
+    what: 'cd in the first stage, read in the second',
+    command: 'cd secrets | cat key.pem',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'cd in the last stage, read after it',
+    command: 'echo | cd secrets; cat key.pem',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'cd piped into true, read after it',
+    command: 'cd secrets | true; cat key.pem',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'cd piped into true, write after it',
+    command: 'cd config | true; echo x > prod.env',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'cd into .git in a pipeline, write HEAD after it',
+    command: 'cd .git | true; echo x > HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'a function that cds, called in a pipeline',
+    command: 'f() { cd secrets; }; f | true; cat key.pem',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'cd in the first stage, mv in the second',
+    command: 'cd src | mv app.ts ../gone.ts',
+    effect: { removed: 'src/app.ts' },
+    bypass: 'deny',
+  },
+];
+
+/** A `cd` or `pushd` whose target is a glob. */
+export const GLOB_CD: BypassCase[] = [
+  {
+    what: 'cd to a ? glob that expands to .git',
+    command: 'cd .gi? && echo x > HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'pushd to a ? glob that expands to .git',
+    command: 'pushd .gi? > /dev/null && echo x > HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'cd to a * glob that expands to config',
+    command: 'cd conf* && echo x > prod.env',
+    rules: { deny: ['Edit(/config/**)'] },
+    effect: PROD,
+    bypass: 'ask',
+  },
+];
