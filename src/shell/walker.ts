@@ -119,7 +119,8 @@ export class Walker {
       // just-bash runs every stage of a pipeline in the shell itself, one after another: a `cd` in any
       // stage moves the next stages and the statements after the pipeline (bash would fork each stage;
       // the trail holds places that may have been reached, so sharing it stays right for both).
-      for (const pipeline of st.pipelines) for (const cmd of pipeline.commands) this.command(cmd, scope, depth);
+      for (const pipeline of st.pipelines)
+        for (const cmd of pipeline.commands) this.command(cmd, scope, depth);
     }
   }
 

@@ -139,7 +139,11 @@ export function safetyPathReason(abs: string): string | null {
   return null;
 }
 
-const GLOB_CHARS = /[*?[]/;
+/**
+ * A path segment a shell may expand: `*`, `?`, `[` and extglob's `+(…)`, `@(…)`, `!(…)` (`*(…)` and
+ * `?(…)` hold `*` and `?` already).
+ */
+export const GLOB_CHARS = /[*?[]|[+@!]\(/;
 
 /**
  * Why writing `abs` may change a protected path although it names none itself, or null: a glob that
@@ -160,7 +164,8 @@ export function safetyReachReason(
     if (!GLOB_CHARS.test(seg)) continue;
     let match: (name: string) => boolean;
     try {
-      match = picomatch(seg, { dot: false, nocase: true });
+      // Leading dots too: `shopt -s dotglob` (or any GLOBIGNORE) lets `?git` and `*` expand to `.git`.
+      match = picomatch(seg, { dot: true, nocase: true });
     } catch {
       return `${abs} is a pattern that could name a protected path`;
     }

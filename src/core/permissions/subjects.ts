@@ -4,7 +4,7 @@
  */
 import picomatch from 'picomatch';
 import { cdpathSearched } from '../../shell/index.ts';
-import { fileRuleMatches, isInside, relativeInside, resolvePath, ruleBase } from './paths.ts';
+import { fileRuleMatches, GLOB_CHARS, isInside, relativeInside, resolvePath, ruleBase } from './paths.ts';
 import { matchShellRule, type RuleMatch } from './shell-rules.ts';
 import type { PermissionRule, ShellCommand, ShellPathRef, TreeEntry } from './types.ts';
 
@@ -81,8 +81,6 @@ function resolveRefText(env: PathEnv, ref: ShellPathRef): string[] | null {
   const cwds = candidateCwds(env, ref.cdTrail);
   return cwds ? [...new Set(cwds.map((c) => resolvePath(c, plain, env.home)))] : null;
 }
-
-const GLOB_CHARS = /[*?[]/;
 
 /**
  * Whether a rule may match some path strictly below `dir` (what a recursive read or write of `dir`

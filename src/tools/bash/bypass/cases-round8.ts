@@ -76,3 +76,42 @@ export const GLOB_CD: BypassCase[] = [
     bypass: 'ask',
   },
 ];
+
+/** Glob options: extglob patterns, dotglob and GLOBIGNORE (which turns dotglob on). */
+export const GLOB_OPTIONS: BypassCase[] = [
+  {
+    what: 'extglob +(…) names src',
+    command: 'shopt -s extglob; echo x > +(src)/app.ts',
+    rules: { deny: ['Edit(/src/**)'] },
+    effect: { changed: 'src/app.ts' },
+    bypass: 'ask',
+  },
+  {
+    what: 'dotglob: ?git is .git',
+    command: 'shopt -s dotglob; echo x > ?git/HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'dotglob: * takes in .git',
+    command: 'shopt -s dotglob; echo x > */HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'a GLOBIGNORE set turns dotglob on',
+    command: 'GLOBIGNORE=x; echo x > ?git/HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'extglob and dotglob: @(.git)',
+    command: 'shopt -s extglob dotglob; echo x > @(.git)/HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+];
