@@ -337,6 +337,9 @@ function nameBuiltinFacts(name: string, args: readonly ShellWord[]): ProgramFact
   out.changesState = true;
   out.problem = name === 'printf' ? 'printf -v assigns a variable' : `${name} changes shell variables`;
   const integer = args.some((a) => /^-[a-zA-Z]*i/.test(a.text));
+  // `declare -n r='a[$(cmd)]'`: a nameref to an array element evaluates the subscript where r is used.
+  const nameref =
+    ['declare', 'typeset', 'local'].includes(name) && args.some((a) => /^-[a-zA-Z]*n/.test(a.text));
   const valued = NAME_BUILTIN_VALUES[name] ?? '';
   for (let i = 0; i < args.length; i++) {
     const w = args[i];
@@ -361,6 +364,13 @@ function nameBuiltinFacts(name: string, args: readonly ShellWord[]): ProgramFact
     if (name === 'let' || target.includes('[')) {
       out.evaluates.push(`${name} evaluates ${w.text} as arithmetic`);
       if (/[$`]/.test(w.text)) out.evaluatedTexts.push(w.text);
+    }
+    if (nameref && w.text.includes('=') && w.text.slice(w.text.indexOf('=') + 1).includes('[')) {
+      const value = w.text.slice(w.text.indexOf('=') + 1);
+      out.evaluates.push(
+        `${name} -n names ${value}: its subscript is evaluated as arithmetic where ${target} is used`,
+      );
+      if (/[$`]/.test(value)) out.evaluatedTexts.push(value);
     }
     if (integer && w.text.includes('=')) {
       const value = w.text.slice(w.text.indexOf('=') + 1);

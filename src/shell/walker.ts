@@ -64,6 +64,11 @@ export class Walker {
   private readonly calling = new Set<string>();
   /** Names `hash -p` bound to another program. */
   private readonly rebound = new Set<string>();
+  /** Names declared `-n` (a nameref: assigning one sets the variable it names) or `-i` (integer). */
+  private readonly namerefs = new Set<string>();
+  private readonly integers = new Set<string>();
+  /** A `declare` with a run-time word may have declared any name a nameref or an integer. */
+  private anyAttribute = false;
 
   /** What nested-code.ts may do here. */
   private readonly host: NestedHost = {
@@ -354,12 +359,9 @@ export class Walker {
         .find((s) => s !== undefined && !/^\s*\d+\s*$/.test(s));
       if (subscript !== undefined)
         evaluates.push(`the array subscript [${subscript}] is evaluated as arithmetic, which may run code`);
-      const why = this.codeVariable(
-        a.name,
-        a.value ? wordOf(a.value) : { text: '', dynamic: false, glob: false },
-        scope,
-        depth,
-      );
+      const value = a.value ? wordOf(a.value) : { text: '', dynamic: false, glob: false };
+      const why =
+        this.codeVariable(a.name, value, scope, depth) ?? this.attributed(a.name, value, scope, depth);
       if (why) evaluates.push(why);
     }
     // `LD_PRELOAD=x.so ls`, `env GIT_EXTERNAL_DIFF=… git diff`: the program runs code its words do not show.
@@ -380,9 +382,13 @@ export class Walker {
           continue;
         }
         const value = { ...w, text: w.text.slice(eq + 1) };
-        const why = this.codeVariable(w.text.slice(0, eq), value, scope, depth);
+        const target = w.text.slice(0, eq).replace(/\+$/, '');
+        // A name declared before (this declaration's own attributes apply from the next command on).
+        const why =
+          this.codeVariable(target, value, scope, depth) ?? this.attributed(target, value, scope, depth);
         if (why) evaluates.push(why);
       }
+      this.declareAttributes(name, inner);
     }
     if (name === 'hash') {
       // `hash -p /bin/rm ls`: from here on the name runs another program.
@@ -565,14 +571,60 @@ export class Walker {
     return null;
   }
 
+  /**
+   * `declare -n r=HOME`, `local -n`, `typeset -i n`: from here on assigning `r` sets HOME, and a value
+   * given `n` is evaluated as arithmetic (which runs what a subscript in it, or in a variable it names,
+   * holds). A run-time word in the declaration may be either option, for any name.
+   */
+  private declareAttributes(name: string, words: readonly ShellWord[]): void {
+    if (name !== 'declare' && name !== 'typeset' && name !== 'local') return;
+    let nameref = false;
+    let integer = false;
+    for (const w of words.slice(1)) {
+      if (w.dynamic) {
+        this.anyAttribute = true;
+        continue;
+      }
+      if (/^-[a-zA-Z]+$/.test(w.text)) {
+        nameref ||= w.text.includes('n');
+        integer ||= w.text.includes('i');
+        continue;
+      }
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.text);
+      if (!m) continue;
+      if (nameref) this.namerefs.add(m[1]);
+      if (integer) this.integers.add(m[1]);
+    }
+  }
+
+  /**
+   * Why assigning `value` to `name` may do more than set a variable of the script's own: `name` is a
+   * nameref (it sets the variable it names, which may be HOME, PATH or PS4), or an integer variable given
+   * a value that is not a number (evaluated as arithmetic; its substitutions are walked).
+   */
+  private attributed(name: string, value: ShellWord, scope: Scope, depth: number): string | null {
+    if (this.anyAttribute || this.namerefs.has(name)) {
+      this.anyAssign = true;
+      return `${name} may be a nameref (declare -n): assigning it sets another variable, which the shell or a program may read`;
+    }
+    if (this.integers.has(name) && !/^\s*-?\d+\s*$/.test(value.text)) {
+      if (/[$`]/.test(value.text)) this.evaluated(value.text, scope, depth);
+      return `${name} is an integer variable (declare -i): its value ${value.text} is evaluated as arithmetic, which may run code`;
+    }
+    return null;
+  }
+
   /** Variables a builtin sets (`export X=1`, `read a b`, `unset X`); a run-time name may be any. */
   private namesSet(words: readonly ShellWord[]): void {
     for (const w of words.slice(1)) {
       if (!w.dynamic && /^[-+][a-zA-Z]+$/.test(w.text)) continue;
       // `export PATH=$PWD/bin:$PATH`: the name is static even when the value is not.
       const m = /^([A-Za-z_][A-Za-z0-9_]*)(=|\[|$)/.exec(w.text);
-      if (m && (!w.dynamic || m[2] === '=')) this.assigns.add(m[1]);
-      else if (w.dynamic) this.anyAssign = true;
+      if (m && (!w.dynamic || m[2] === '=')) {
+        this.assigns.add(m[1]);
+        // `read r` with r a nameref sets the variable r names.
+        if (this.anyAttribute || this.namerefs.has(m[1])) this.anyAssign = true;
+      } else if (w.dynamic) this.anyAssign = true;
     }
     if (words[0]?.text === 'read') this.assigns.add('REPLY');
   }

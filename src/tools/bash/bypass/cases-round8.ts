@@ -115,3 +115,70 @@ export const GLOB_OPTIONS: BypassCase[] = [
     bypass: 'ask',
   },
 ];
+
+/** Namerefs (`declare -n`) and integer variables (`declare -i`): an assignment that does more. */
+export const NAMEREFS_INTEGERS: BypassCase[] = [
+  {
+    what: 'a nameref to HOME moves ~ into secrets',
+    command: 'declare -n r=HOME; r=/home/user/project/secrets; cat ~/key.pem',
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'a nameref to HOME moves ~ into config',
+    command: 'declare -n r=HOME; r=/home/user/project/config; echo x > ~/prod.env',
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'a nameref to HOME moves ~ into .git',
+    command: 'declare -n r=HOME; r=/home/user/project/.git; echo x > ~/HEAD',
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'a nameref to PS4 runs a substitution under set -x',
+    command: "declare -n r=PS4; r='$(cat .env)'; set -x; ls",
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'local -n in a function',
+    command: 'f() { local -n r=HOME; r=/home/user/project/secrets; cat ~/key.pem; }; f',
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'a nameref to PATH puts a planted ls first',
+    setup: ["mkdir -p /tmp/b && echo 'cat /home/user/project/.env' > /tmp/b/ls && chmod +x /tmp/b/ls"],
+    command: 'declare -n r=PATH; r=/tmp/b:$PATH; ls',
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'a nameref to an array element evaluates its subscript',
+    command: "declare -n r='a[$(echo pwned > src/app.ts)]'; echo $r",
+    effect: { changed: 'src/app.ts' },
+    bypass: 'deny',
+  },
+  {
+    what: 'an integer variable evaluates a later value',
+    command: "declare -i n; n='a[$(echo pwned > src/app.ts)]'",
+    effect: { changed: 'src/app.ts' },
+    bypass: 'deny',
+  },
+  {
+    what: 'an integer variable evaluates a variable named in a later value',
+    command: "x='a[$(echo pwned > src/app.ts)]'; declare -i n=0; n+=x",
+    effect: { changed: 'src/app.ts' },
+    bypass: 'ask',
+  },
+  {
+    what: 'typeset -i evaluates a later value that writes .git/HEAD',
+    command: "typeset -i n; n='a[$(echo pwned > .git/HEAD)]'",
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+];
