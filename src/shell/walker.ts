@@ -77,6 +77,9 @@ export class Walker {
     defineAlias: (name, body) => {
       this.functions.add(name);
       if (body !== null) this.bodies.set(name, body);
+      // `alias d='declare -n'; d r=HOME`: the body is walked without the call's words, so the names it
+      // declares are not seen; any name may be a nameref or an integer from here on.
+      if (body === null || /(^|[\s;&|(`])(declare|typeset|local)(\s|$)/.test(body)) this.anyAttribute = true;
     },
     assignsAnything: () => {
       this.anyAssign = true;
@@ -217,11 +220,20 @@ export class Walker {
    */
   private loop(pass: () => void, scope: Scope): void {
     const before = scope.cdTrail ? scope.cdTrail.join('\0') : null;
+    const attributes = this.attributeState();
     pass();
     const after = scope.cdTrail ? scope.cdTrail.join('\0') : null;
-    if (before === null || after === before) return;
-    scope.cdTrail = null;
+    // A second time round, a `cd` of the first has moved the start, and a name the first declared `-n`
+    // or `-i` after assigning it is one when the assignment runs again.
+    const moved = before !== null && after !== before;
+    if (!moved && this.attributeState() === attributes) return;
+    if (moved) scope.cdTrail = null;
     pass();
+  }
+
+  /** What is known of namerefs and integer variables, as one comparable value. */
+  private attributeState(): string {
+    return `${this.anyAttribute}:${this.namerefs.size}:${this.integers.size}`;
   }
 
   /** A call of a function or alias the line defined: its body, walked from where it is called. */

@@ -182,3 +182,40 @@ export const NAMEREFS_INTEGERS: BypassCase[] = [
     bypass: 'ask',
   },
 ];
+
+/** Found by checking the round-8 fixes: a declaration walked after its assignment, or through an alias. */
+export const ATTRIBUTES_LATER: BypassCase[] = [
+  {
+    what: 'a loop assigns, then declares the name an integer: the second pass evaluates the value',
+    command: "for i in 1 2; do n='a[$(echo pwned > src/app.ts)]'; declare -i n; done",
+    effect: { changed: 'src/app.ts' },
+    bypass: 'deny',
+  },
+  {
+    what: 'the same with typeset -i and .git/HEAD',
+    command: "for i in 1 2; do n='a[$(echo x > .git/HEAD)]'; typeset -i n; done",
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+  {
+    what: 'an alias for declare -n',
+    command:
+      "shopt -s expand_aliases; alias d='declare -n'\nd r=HOME\nr=/home/user/project/secrets\ncat ~/key.pem",
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'an alias for declare, given -n at the call',
+    command:
+      'shopt -s expand_aliases; alias d=declare\nd -n r=HOME\nr=/home/user/project/secrets\ncat ~/key.pem',
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'an alias for declare -i',
+    command: "shopt -s expand_aliases; alias d='declare -i'\nd n\nn='a[$(echo pwned > src/app.ts)]'",
+    effect: { changed: 'src/app.ts' },
+    bypass: 'ask',
+  },
+];

@@ -1,6 +1,6 @@
 /** Bypass corpus, run for real: red-team round 8. See cases-round8.ts and harness.ts. */
 import { describe, it } from 'vitest';
-import { GLOB_CD, GLOB_OPTIONS, NAMEREFS_INTEGERS, PIPELINE_CD } from './cases-round8.ts';
+import { ATTRIBUTES_LATER, GLOB_CD, GLOB_OPTIONS, NAMEREFS_INTEGERS, PIPELINE_CD } from './cases-round8.ts';
 import { runCase } from './harness.ts';
 
 describe('bypass corpus: a cd inside a pipeline outlives it (just-bash runs stages in the shell)', () => {
@@ -17,4 +17,8 @@ describe('bypass corpus: extglob, dotglob and GLOBIGNORE', () => {
 
 describe('bypass corpus: namerefs and integer variables', () => {
   it.each(NAMEREFS_INTEGERS.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: a declaration walked after its assignment (a loop), or through an alias', () => {
+  it.each(ATTRIBUTES_LATER.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
