@@ -9,6 +9,7 @@
  */
 import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from 'just-bash';
 import { messageOf } from '../core/errors.ts';
+import { VariableAttributes } from './attributes.ts';
 import {
   copyScope,
   type EntryDraft,
@@ -64,11 +65,8 @@ export class Walker {
   private readonly calling = new Set<string>();
   /** Names `hash -p` bound to another program. */
   private readonly rebound = new Set<string>();
-  /** Names declared `-n` (a nameref: assigning one sets the variable it names) or `-i` (integer). */
-  private readonly namerefs = new Set<string>();
-  private readonly integers = new Set<string>();
-  /** A `declare` with a run-time word may have declared any name a nameref or an integer. */
-  private anyAttribute = false;
+  /** Names declared `-n` (namerefs) or `-i` (integers) so far. */
+  private readonly attributes = new VariableAttributes();
 
   /** What nested-code.ts may do here. */
   private readonly host: NestedHost = {
@@ -77,9 +75,7 @@ export class Walker {
     defineAlias: (name, body) => {
       this.functions.add(name);
       if (body !== null) this.bodies.set(name, body);
-      // `alias d='declare -n'; d r=HOME`: the body is walked without the call's words, so the names it
-      // declares are not seen; any name may be a nameref or an integer from here on.
-      if (body === null || /(^|[\s;&|(`])(declare|typeset|local)(\s|$)/.test(body)) this.anyAttribute = true;
+      this.attributes.alias(body);
     },
     assignsAnything: () => {
       this.anyAssign = true;
@@ -216,24 +212,18 @@ export class Walker {
   /**
    * A loop's condition and body run again and again, each time from where the last one left: when a
    * pass moves the shell (`cd`), the next one runs from a directory the line does not fix, so it is walked
-   * again from an unknown directory (relative paths then name no known file).
+   * again from an unknown directory (relative paths then name no known file); and when a pass declared a
+   * name `-n` or `-i` after assigning it, the assignment is walked again with the name declared.
    */
   private loop(pass: () => void, scope: Scope): void {
     const before = scope.cdTrail ? scope.cdTrail.join('\0') : null;
-    const attributes = this.attributeState();
+    const attributes = this.attributes.state();
     pass();
     const after = scope.cdTrail ? scope.cdTrail.join('\0') : null;
-    // A second time round, a `cd` of the first has moved the start, and a name the first declared `-n`
-    // or `-i` after assigning it is one when the assignment runs again.
     const moved = before !== null && after !== before;
-    if (!moved && this.attributeState() === attributes) return;
+    if (!moved && this.attributes.state() === attributes) return;
     if (moved) scope.cdTrail = null;
     pass();
-  }
-
-  /** What is known of namerefs and integer variables, as one comparable value. */
-  private attributeState(): string {
-    return `${this.anyAttribute}:${this.namerefs.size}:${this.integers.size}`;
   }
 
   /** A call of a function or alias the line defined: its body, walked from where it is called. */
@@ -400,7 +390,7 @@ export class Walker {
           this.codeVariable(target, value, scope, depth) ?? this.attributed(target, value, scope, depth);
         if (why) evaluates.push(why);
       }
-      this.declareAttributes(name, inner);
+      this.attributes.declare(name, inner);
     }
     if (name === 'hash') {
       // `hash -p /bin/rm ls`: from here on the name runs another program.
@@ -583,47 +573,12 @@ export class Walker {
     return null;
   }
 
-  /**
-   * `declare -n r=HOME`, `local -n`, `typeset -i n`: from here on assigning `r` sets HOME, and a value
-   * given `n` is evaluated as arithmetic (which runs what a subscript in it, or in a variable it names,
-   * holds). A run-time word in the declaration may be either option, for any name.
-   */
-  private declareAttributes(name: string, words: readonly ShellWord[]): void {
-    if (name !== 'declare' && name !== 'typeset' && name !== 'local') return;
-    let nameref = false;
-    let integer = false;
-    for (const w of words.slice(1)) {
-      if (w.dynamic) {
-        this.anyAttribute = true;
-        continue;
-      }
-      if (/^-[a-zA-Z]+$/.test(w.text)) {
-        nameref ||= w.text.includes('n');
-        integer ||= w.text.includes('i');
-        continue;
-      }
-      const m = /^([A-Za-z_][A-Za-z0-9_]*)/.exec(w.text);
-      if (!m) continue;
-      if (nameref) this.namerefs.add(m[1]);
-      if (integer) this.integers.add(m[1]);
-    }
-  }
-
-  /**
-   * Why assigning `value` to `name` may do more than set a variable of the script's own: `name` is a
-   * nameref (it sets the variable it names, which may be HOME, PATH or PS4), or an integer variable given
-   * a value that is not a number (evaluated as arithmetic; its substitutions are walked).
-   */
+  /** Why assigning `name` does more than set it (a nameref, an integer: see attributes.ts), or null. */
   private attributed(name: string, value: ShellWord, scope: Scope, depth: number): string | null {
-    if (this.anyAttribute || this.namerefs.has(name)) {
-      this.anyAssign = true;
-      return `${name} may be a nameref (declare -n): assigning it sets another variable, which the shell or a program may read`;
-    }
-    if (this.integers.has(name) && !/^\s*-?\d+\s*$/.test(value.text)) {
-      if (/[$`]/.test(value.text)) this.evaluated(value.text, scope, depth);
-      return `${name} is an integer variable (declare -i): its value ${value.text} is evaluated as arithmetic, which may run code`;
-    }
-    return null;
+    const found = this.attributes.assigned(name, value);
+    if (found?.kind === 'nameref') this.anyAssign = true;
+    if (found?.kind === 'integer' && found.evaluated !== null) this.evaluated(found.evaluated, scope, depth);
+    return found?.reason ?? null;
   }
 
   /** Variables a builtin sets (`export X=1`, `read a b`, `unset X`); a run-time name may be any. */
@@ -635,7 +590,7 @@ export class Walker {
       if (m && (!w.dynamic || m[2] === '=')) {
         this.assigns.add(m[1]);
         // `read r` with r a nameref sets the variable r names.
-        if (this.anyAttribute || this.namerefs.has(m[1])) this.anyAssign = true;
+        if (this.attributes.mayBeNameref(m[1])) this.anyAssign = true;
       } else if (w.dynamic) this.anyAssign = true;
     }
     if (words[0]?.text === 'read') this.assigns.add('REPLY');
