@@ -312,7 +312,6 @@ test('a key saved while the page is still starting reaches the agent', async ({ 
   expect(api.requests).toHaveLength(1);
 });
 
-
 test('a change made the instant Settings opens keeps the saved key', async ({ page }) => {
   await openApp(page);
   await connect(page, api);
