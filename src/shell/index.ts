@@ -17,6 +17,7 @@ export {
   TRUSTED_PATH_DIRS,
   withOpaqueCommands,
 } from './session.ts';
+export { GLOB_CHARS } from './words.ts';
 export type {
   PathAccess,
   ShellAnalysis,

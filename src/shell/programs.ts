@@ -390,7 +390,7 @@ function nameBuiltinFacts(name: string, args: readonly ShellWord[]): ProgramFact
 export function programFacts(words: readonly ShellWord[]): ProgramFacts {
   const [program, ...args] = words;
   if (!program) return facts();
-  if (program.dynamic || (program.glob && program.text !== '[')) {
+  if (program.dynamic || program.glob) {
     return {
       ...unknownProgram('the program', args),
       problem: 'the program name is only known at run time',

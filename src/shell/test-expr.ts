@@ -1,8 +1,9 @@
 /**
  * `test` and `[`: read-only unless they evaluate text as code. The shell evaluates the operand of `-v`
- * (`test -v 'a[$(cmd)]'` runs cmd through the subscript) and, in bash's `[[`, the operands of numeric
- * comparisons as arithmetic; the analysis treats `test`'s numeric operands the same way (the safe side).
- * A word only known at run time where an operator could stand might become `-v`.
+ * (`test -v 'a[$(cmd)]'` runs cmd through the subscript) and, in `[[` only, the operands of numeric
+ * comparisons as arithmetic: `test` and `[` compare integers as written (bash and just-bash alike say
+ * "integer expression expected" of `[ 'a[$(cmd)]' -lt 2 ]` and run nothing; test-expr.test.ts checks
+ * just-bash). A word only known at run time where an operator could stand might become `-v`.
  */
 import type { CommandNode } from 'just-bash';
 import type { ProgramFacts } from './facts.ts';
@@ -11,7 +12,6 @@ import { wordOf } from './words.ts';
 
 type ConditionalExpressionNode = Extract<CommandNode, { type: 'ConditionalCommand' }>['expression'];
 
-const NUMERIC = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 const NAME_OPERATORS = new Set(['-v', '-R']);
 
 /** An operand arithmetic cannot turn into code: a literal integer, or `$#`, `$?`, `$$`, `$!`. */
@@ -35,22 +35,11 @@ function checkName(w: ShellWord | undefined, risk: Risk, op: string): void {
   if (!w.dynamic && /[$`]/.test(w.text)) risk.texts.push(w.text);
 }
 
-function checkNumber(w: ShellWord | undefined, risk: Risk, op: string): void {
-  if (!w || safeNumber(w)) return;
-  risk.evaluates.push(`${op} evaluates ${w.text} as arithmetic`);
-  if (!w.dynamic && /[$`]/.test(w.text)) risk.texts.push(w.text);
-}
-
-/** Static operators: every `-v` and numeric comparison, wherever it stands (the safe side). */
+/** Static operators: every `-v`, wherever it stands (the safe side). */
 function staticRisks(words: readonly ShellWord[], risk: Risk): void {
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w.dynamic) continue;
-    if (NAME_OPERATORS.has(w.text)) checkName(words[i + 1], risk, w.text);
-    if (NUMERIC.has(w.text) && i > 0 && i < words.length - 1) {
-      checkNumber(words[i - 1], risk, w.text);
-      checkNumber(words[i + 1], risk, w.text);
-    }
+    if (!w.dynamic && NAME_OPERATORS.has(w.text)) checkName(words[i + 1], risk, w.text);
   }
 }
 

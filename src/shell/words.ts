@@ -9,6 +9,13 @@ import type { ShellWord } from './types.ts';
 
 type ArithExpr = Extract<CommandNode, { type: 'ArithmeticCommand' }>['expression']['expression'];
 
+/**
+ * Text a shell may expand as a glob: `*`, `?`, a bracket expression (a `[` with a `]` after it: a lone
+ * `[`, as in `[ -f x ]` or `a[b`, is taken as written) and extglob's `+(…)`, `@(…)`, `!(…)` (`*(…)` and
+ * `?(…)` hold `*` and `?` already). One path segment, or a whole word (then it errs towards a glob).
+ */
+export const GLOB_CHARS = /[*?]|\[[\s\S]*\]|[+@!]\(/;
+
 /** A word's text and whether it is only known at run time. Throws on a word part it does not know. */
 export function wordOf(word: WordNode): ShellWord {
   let text = '';
@@ -102,7 +109,9 @@ export function wordOf(word: WordNode): ShellWord {
     text,
     written,
     dynamic,
-    glob,
+    // The parser marks any unquoted `[` as a glob; one without a `]` after it matches only itself (a
+    // run-time part may bring the `]`: then it stays one).
+    glob: glob && (dynamic || GLOB_CHARS.test(text)),
     ...(tilde ? { tilde: true } : {}),
     ...(split ? { split: true } : {}),
   };

@@ -12,7 +12,7 @@ import picomatch from 'picomatch';
 export { normalizePath as normalizeAbsolute } from '../../sandbox/sandbox.ts';
 
 import { normalizePath as normalizeAbsolute } from '../../sandbox/sandbox.ts';
-import { foldName } from '../../shell/index.ts';
+import { foldName, GLOB_CHARS } from '../../shell/index.ts';
 
 /**
  * Resolves a path as a shell or a tool would: `~` and `~/...` from `home`, absolute as is, anything else
@@ -139,11 +139,6 @@ export function safetyPathReason(abs: string): string | null {
   return null;
 }
 
-/**
- * A path segment a shell may expand: `*`, `?`, `[` and extglob's `+(…)`, `@(…)`, `!(…)` (`*(…)` and
- * `?(…)` hold `*` and `?` already).
- */
-export const GLOB_CHARS = /[*?[]|[+@!]\(/;
 
 /**
  * Why writing `abs` may change a protected path although it names none itself, or null: a glob that

@@ -3,8 +3,8 @@
  * treated as "maybe") and shell sub-commands (every form of each, see shell-rules.ts).
  */
 import picomatch from 'picomatch';
-import { cdpathSearched } from '../../shell/index.ts';
-import { fileRuleMatches, GLOB_CHARS, isInside, relativeInside, resolvePath, ruleBase } from './paths.ts';
+import { cdpathSearched, GLOB_CHARS } from '../../shell/index.ts';
+import { fileRuleMatches, isInside, relativeInside, resolvePath, ruleBase } from './paths.ts';
 import { matchShellRule, type RuleMatch } from './shell-rules.ts';
 import type { PermissionRule, ShellCommand, ShellPathRef, TreeEntry } from './types.ts';
 

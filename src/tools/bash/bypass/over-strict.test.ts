@@ -4,7 +4,8 @@
  * Through the real tool-call path in the real sandbox.
  */
 import { describe, expect, it } from 'vitest';
-import { RULES as CORPUS_RULES, decisionOf } from './harness.ts';
+import { createJustBashSandbox } from '../../../sandbox/just-bash.ts';
+import { RULES as CORPUS_RULES, decisionOf, FIXTURE } from './harness.ts';
 
 const RULES = { deny: ['Bash(rm:*)', 'Bash(curl *)'], allow: ['Bash(git rm:*)'] };
 
@@ -175,5 +176,37 @@ describe('copying a folder that holds nothing a rule names', () => {
     const rules = { deny: ['Read(.env)'] };
     expect(await decisionOf('touch config/.env && grep -r DB config', 'acceptEdits', rules)).toBe('ask');
     expect(await decisionOf('grep -r DB config', 'acceptEdits', rules)).toBe('allow');
+  });
+});
+
+describe('numeric comparisons in test and [', () => {
+  it('compare integers as written: a subscript in an operand runs nothing (only [[ evaluates arithmetic)', async () => {
+    const sandbox = await createJustBashSandbox({ files: FIXTURE });
+    try {
+      const payload = `x='a[$(rm -f src/app.ts)]'`;
+      for (const check of ['[ "$x" -lt 2 ]', 'test "$x" -eq 0', '[ 1 -ne "$x" ]']) {
+        await sandbox.exec(`${payload}; ${check}`);
+        expect((await sandbox.exec('test -e src/app.ts')).exitCode, check).toBe(0);
+      }
+      // The control: [[ does evaluate it, so the analysis must keep asking there.
+      await sandbox.exec(`${payload}; [[ "$x" -lt 2 ]]`);
+      expect((await sandbox.exec('test -e src/app.ts')).exitCode).toBe(1);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it('so a quoted variable compared by test or [ runs in bypassPermissions beside a deny rule; [[ asks', async () => {
+    const rules = { deny: ['Bash(rm:*)'] };
+    for (const command of [
+      'n=3; [ "$n" -lt 5 ] && echo small',
+      'for i in 1 2 3; do test "$i" -ge 2 && echo "$i"; done',
+      '[ "$#" -eq 0 ] || echo args',
+    ]) {
+      expect(await decisionOf(command, 'bypassPermissions', rules), command).toBe('allow');
+    }
+    expect(await decisionOf('[[ "$n" -lt 5 ]] && echo small', 'bypassPermissions', rules)).toBe('ask');
+    // An unquoted word may split into an operator (-v, whose subscript is evaluated).
+    expect(await decisionOf('[ $n -lt 5 ] && echo small', 'bypassPermissions', rules)).toBe('ask');
   });
 });
