@@ -17,7 +17,6 @@ export {
   TRUSTED_PATH_DIRS,
   withOpaqueCommands,
 } from './session.ts';
-export { GLOB_CHARS } from './words.ts';
 export type {
   PathAccess,
   ShellAnalysis,
@@ -26,3 +25,4 @@ export type {
   ShellPathRef,
   ShellWord,
 } from './types.ts';
+export { GLOB_CHARS } from './words.ts';

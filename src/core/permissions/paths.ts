@@ -139,7 +139,6 @@ export function safetyPathReason(abs: string): string | null {
   return null;
 }
 
-
 /**
  * Why writing `abs` may change a protected path although it names none itself, or null: a glob that
  * may expand to one (`.gi?/config`, `.*rc`), or a whole tree written (`rm -rf .`) that holds the
