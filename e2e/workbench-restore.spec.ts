@@ -140,6 +140,38 @@ test('a Bash command the reload stopped: the model gets the output the card show
   expect(text).not.toContain('OUT-THREE');
 });
 
+test('a session of ! lines only is saved: after a reload it is listed, shows their output (also what a stopped one had printed), and the model gets them', async ({
+  page,
+}) => {
+  await start(page);
+  const input = page.getByTestId('prompt-input');
+  await input.fill('!echo FIRST-RUN');
+  await input.press('Enter');
+  const runs = page.getByTestId('shell-run');
+  await expect(runs.first()).toHaveAttribute('data-status', 'done');
+  // A run's output shows as it arrives, before the run ends.
+  await input.fill('!echo PART-ONE; sleep 5; echo PART-TWO');
+  await input.press('Enter');
+  await expect(runs.nth(1)).toHaveAttribute('data-status', 'running');
+  await expect(runs.nth(1).getByTestId('shell-output')).toContainText('PART-ONE');
+  await waitSaved(page);
+  await page.reload();
+  await expect(runs).toHaveCount(2);
+  await expect(runs.first().getByTestId('shell-output')).toContainText('FIRST-RUN');
+  await expect(runs.nth(1)).toHaveAttribute('data-status', 'done');
+  await expect(runs.nth(1).getByTestId('shell-output')).toContainText('PART-ONE');
+  await expect(runs.nth(1).getByTestId('shell-output')).not.toContainText('PART-TWO');
+  await expect(page.getByTestId('session-title')).toHaveCount(1);
+  expect(api.requests).toHaveLength(0);
+  api.script([{ content: [{ type: 'text', text: 'Seen.' }] }]);
+  await sendPrompt(page, 'what did I run?');
+  await waitIdle(page);
+  const sent = JSON.stringify(api.requests.at(-1)?.body.messages.at(-1));
+  expect(sent).toContain('<bash-input>echo FIRST-RUN</bash-input>');
+  expect(sent).toContain('FIRST-RUN');
+  expect(sent).toContain('PART-ONE');
+});
+
 test('the Files editor keeps every key typed while it loads, and text not saved comes back after a reload', async ({
   page,
 }) => {

@@ -164,7 +164,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       emit({ type: 'shell-start', id, command });
       let run: ShellRunResult;
       try {
-        const r = await sandbox.exec(command, { origin: 'user', timeoutMs: BASH_DEFAULT_TIMEOUT_MS });
+        const r = await sandbox.exec(command, {
+          origin: 'user',
+          timeoutMs: BASH_DEFAULT_TIMEOUT_MS,
+          onOutput: (text, stream) => emit({ type: 'shell-output', id, stream, text }),
+        });
         run = {
           command,
           stdout: r.stdout,
@@ -208,9 +212,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       queue = run;
       return run;
     },
-    loadTranscript(messages) {
+    loadTranscript(messages, shellRuns = []) {
       if (running) return false;
       state.transcript = ensureToolResultPairing(messages);
+      // The `!` runs waiting for a prompt are this conversation's (another one's never carry over).
+      state.shellNotes = shellRuns.map(shellRunBlock);
       state.contextTracker = createContextTracker();
       state.sessionStart = state.transcript.length > 0 ? 'resume' : 'startup';
       // Another conversation: what this one read is not known to it (Edit/Write must read again).

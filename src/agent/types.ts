@@ -73,6 +73,8 @@ export type SessionEvent =
   | { type: 'prompt-refused'; prompt: string; reason: string }
   /** `!` mode: a line runs in the sandbox shell; its output joins the next prompt's context. */
   | { type: 'shell-start'; id: string; command: string }
+  /** Output of a `!` line as it arrives (shell-end's run has all of it). */
+  | { type: 'shell-output'; id: string; stream: 'stdout' | 'stderr'; text: string }
   | { type: 'shell-end'; id: string; run: ShellRunResult }
   /** The app state changed (TodoWrite's lists, the mode): what the Todos panel and the prompt box show. */
   | { type: 'app-state'; state: AppState }
@@ -114,9 +116,11 @@ export interface AgentSession {
   /**
    * Replaces the transcript (a restored, switched-to or imported session), repaired with
    * ensureToolResultPairing so the next request is valid, and forgets which files were read. The
-   * sandbox (the workspace) stays as it is. Refused (returns false) while a turn runs. Never throws.
+   * sandbox (the workspace) stays as it is. `shellRuns`: the `!` lines run since the last prompt (the
+   * model gets them with the next one, as if they had just run). Refused (returns false) while a turn
+   * runs. Never throws.
    */
-  loadTranscript(messages: readonly MessageParam[]): boolean;
+  loadTranscript(messages: readonly MessageParam[], shellRuns?: readonly ShellRunResult[]): boolean;
   /**
    * The models the API lists, newest first, using the current settings with `overrides` on top (e.g. a
    * key typed in Settings and not saved yet). Rejects when the API cannot be reached or refuses.

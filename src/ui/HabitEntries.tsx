@@ -27,7 +27,7 @@ export function ShellEntry({ item }: { item: Shell }) {
         {item.command}
         {item.status === 'running' && <span className="spinner spinner-small" aria-hidden="true" />}
       </div>
-      {item.status === 'done' && (item.stdout || item.stderr || failed) && (
+      {(item.stdout || item.stderr || failed) && (
         <pre className="habit-shell-output mono" data-testid="shell-output">
           {item.stdout}
           {item.stderr && <span className="habit-shell-stderr">{item.stderr}</span>}

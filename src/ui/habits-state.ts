@@ -4,6 +4,8 @@
  * slash commands run in the page, and short notes (memory read, hooks, attached files, the loop guard,
  * refused prompts). Pure.
  */
+
+import type { ShellRunResult } from '../agent/types.ts';
 import type { CompactionTrigger } from '../core/events.ts';
 import type { HookReport } from '../core/hooks/types.ts';
 import type { TranscriptAction, TranscriptItem, TranscriptState } from './transcript-state.ts';
@@ -53,6 +55,9 @@ export type HabitItem =
     };
 
 export type NoteTopic = 'memory' | 'hook' | 'mentions' | 'loop-guard' | 'refused';
+
+/** Output of a running `!` line kept while it streams (its end brings the whole, capped, output). */
+export const SHELL_SHOWN_CHARS = 100_000;
 
 /** Page-made habit items: a slash command's output. */
 export type HabitLocalEvent = {
@@ -213,6 +218,16 @@ export function reduceHabitEvent(state: TranscriptState, event: TranscriptAction
         command: event.command,
         status: 'running',
       }));
+    case 'shell-output': {
+      const at = state.items.findIndex((i) => i.id === `shell:${event.id}`);
+      const item = state.items[at];
+      if (item?.kind !== 'shell' || item.status !== 'running') return state;
+      const key = event.stream === 'stdout' ? 'stdout' : 'stderr';
+      return replace(state, at, {
+        ...item,
+        [key]: `${item[key] ?? ''}${event.text}`.slice(-SHELL_SHOWN_CHARS),
+      });
+    }
     case 'shell-end': {
       const at = state.items.findIndex((i) => i.id === `shell:${event.id}`);
       const item: HabitItem = {
@@ -288,6 +303,28 @@ export function reduceHabitEvent(state: TranscriptState, event: TranscriptAction
     default:
       return null;
   }
+}
+
+/**
+ * The `!` runs after the last prompt sent (one given back to the box was not): what the model gets with
+ * the next prompt, read back from a restored transcript.
+ */
+export function shellRunsSinceLastPrompt(items: readonly TranscriptItem[]): ShellRunResult[] {
+  const runs: ShellRunResult[] = [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item.kind === 'user' && !item.returned) break;
+    if (item.kind === 'shell' && item.status === 'done') {
+      runs.unshift({
+        command: item.command,
+        stdout: item.stdout ?? '',
+        stderr: item.stderr ?? '',
+        exitCode: item.exitCode ?? 0,
+        ...(item.timedOut ? { timedOut: true } : {}),
+      });
+    }
+  }
+  return runs;
 }
 
 /**

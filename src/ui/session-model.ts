@@ -186,16 +186,22 @@ export function createSessionModel(options: SessionModelOptions): SessionModel {
     messageCount: rec.messages.length,
   });
 
-  /** Nothing worth a stored session yet (a new session with only a page notice in it). */
-  const empty = () => !saved && rec.messages.length === 0 && latest.title === UNTITLED_SESSION;
+  /**
+   * Nothing worth a stored session yet (a new session with only a page notice in it). A `!` line the
+   * user ran is: what it printed is shown, and the model gets it with the next prompt.
+   */
+  const empty = () =>
+    !saved &&
+    rec.messages.length === 0 &&
+    latest.title === UNTITLED_SESSION &&
+    !latest.transcript.items.some((i) => i.kind === 'shell');
 
   const commit = async (): Promise<void> => {
     changed = false;
     const target = latest;
     if (readOnly || empty()) {
       projectDirty = false;
-      // Nothing of this session is kept in the store yet (a page notice, a `!` command's output, which
-      // the habit keeps with the prompt it goes with): nothing is waiting to be written.
+      // Nothing of this session is kept in the store yet (a page notice): nothing is waiting to be written.
       if (!readOnly && saveState === 'pending') saveState = 'saved';
       show(target);
       return;

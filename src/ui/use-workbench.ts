@@ -17,6 +17,7 @@ import {
 import type { AgentSession, AgentSettings } from '../agent/types.ts';
 import { messageOf } from '../core/errors.ts';
 import { loadAgentModule, PLACEHOLDER_SETTINGS } from './agent-module.ts';
+import { shellRunsSinceLastPrompt } from './habits-state.ts';
 import { acquireSessionLock, type SessionLock } from './session-lock.ts';
 import {
   createSessionModel,
@@ -164,7 +165,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         return;
       }
       const { rec, transcript, repaired } = restoreRecord(record);
-      agent.loadTranscript(rec.messages);
+      agent.loadTranscript(rec.messages, shellRunsSinceLastPrompt(transcript.items));
       const model = createSessionModel({
         record: rec,
         transcript,
