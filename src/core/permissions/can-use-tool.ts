@@ -92,6 +92,7 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
       ? { realpath: (abs: string) => sandbox.realpath?.(abs) ?? Promise.resolve(abs) }
       : {}),
     exists: (abs: string) => sandbox.exists(abs),
+    readFile: (abs: string) => sandbox.readFile(abs),
     isDirectory: async (abs: string) =>
       (await sandbox.exists(abs)) && (await sandbox.stat(abs)).type === 'directory',
     // A background process may add a link below a tree between the check and the run: none is listed.

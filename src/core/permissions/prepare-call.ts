@@ -14,6 +14,7 @@ import {
 } from '../../shell/index.ts';
 import type { AnyTool } from '../tool.ts';
 import { physicalPaths, withMovedLinks } from './link-paths.ts';
+import { npmScripts } from './npm-scripts.ts';
 import { isInside, resolvePath } from './paths.ts';
 import { type RuleBook, ruleBook } from './rule-hits.ts';
 import { candidateCwds, type PathEnv, resolveRef, withReal } from './subjects.ts';
@@ -64,7 +65,7 @@ function touchedPaths(matcher: PermissionMatcher | undefined, env: PathEnv): str
   if (matcher?.kind === 'file') return [resolvePath(env.cwd, matcher.path, env.home)];
   if (matcher?.kind !== 'bash') return [];
   const out = new Set<string>();
-  for (const command of matcher.commands) {
+  for (const command of [...matcher.commands, ...(matcher.runs ?? [])]) {
     for (const ref of command.paths) {
       for (const abs of resolveRef(env, ref) ?? []) out.add(abs);
     }
@@ -306,8 +307,15 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
     };
     const git = view.analysis.parsed
       ? await untrustedGit({ ...view.analysis, kind: 'bash' }, writtenEnv, permCtx)
-      : new Map();
-    matcher = { ...withOpaqueCommands(view.analysis, git), kind: 'bash' };
+      : new Map<number, string>();
+    const npm = view.analysis.parsed
+      ? await npmScripts(view.analysis, writtenEnv, permCtx)
+      : { unseen: new Map<number, string>(), runs: [] };
+    matcher = {
+      ...withOpaqueCommands(view.analysis, new Map([...git, ...npm.unseen])),
+      kind: 'bash',
+      ...(npm.runs.length ? { runs: npm.runs } : {}),
+    };
   }
   if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
   if (matcher?.kind === 'bash') matcher = await withDirectoryTrees(matcher, writtenEnv, permCtx.isDirectory);

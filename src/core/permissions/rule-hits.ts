@@ -73,7 +73,7 @@ function bashHit(
   env: PathEnv,
 ): Hit | undefined {
   let best: Hit | undefined;
-  for (const command of m.commands) {
+  for (const command of m.runs?.length ? [...m.commands, ...m.runs] : m.commands) {
     const cmd = matchCommand(book.content[behavior], command);
     if (cmd.rule) best = better(best, { rule: cmd.rule, match: cmd.match, subject: code(command.source) });
     for (const ref of command.paths) {

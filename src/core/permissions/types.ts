@@ -1,5 +1,5 @@
 /** Permission types shared by tools, the loop and the UI. The evaluation engine lives beside this file. */
-import type { ShellAnalysis, ShellSessionState } from '../../shell/index.ts';
+import type { ShellAnalysis, ShellCommand, ShellSessionState } from '../../shell/index.ts';
 
 export type { ShellAnalysis, ShellCommand, ShellForm, ShellPathRef, ShellWord } from '../../shell/index.ts';
 
@@ -59,6 +59,11 @@ export interface PermissionContext {
    * next to `Read(.env)` when src holds no .env). Without it, a rule may match anything below.
    */
   listTree?: (abs: string, limit: number) => Promise<readonly TreeEntry[] | null>;
+  /**
+   * A file's text (the sandbox's readFile; it throws where it cannot read). Used to read the package
+   * scripts npm would run; without it, an npm command that runs scripts runs code the analysis cannot see.
+   */
+  readFile?: (abs: string) => Promise<string>;
   /**
    * The shell session Bash commands run in (the sandbox's shellState): its cwd and the variables it
    * carries (HOME, CDPATH, PATH, BASH_ENV). Without it, `~` is `home` and the session is assumed plain.
@@ -140,6 +145,11 @@ export interface FilePermissionMatcher {
  */
 export interface BashPermissionMatcher extends ShellAnalysis {
   kind: 'bash';
+  /**
+   * Commands the line's programs run from files the sandbox holds (package.json scripts npm runs,
+   * ./npm-scripts.ts): deny and ask rules meet them as they meet the line's own commands.
+   */
+  runs?: readonly ShellCommand[];
 }
 
 /** The host a tool fetches from (WebFetch): `WebFetch(domain:example.com)` rules match it. */

@@ -210,3 +210,29 @@ describe('numeric comparisons in test and [', () => {
     expect(await decisionOf('[ $n -lt 5 ] && echo small', 'bypassPermissions', rules)).toBe('ask');
   });
 });
+
+describe('npm commands that run package scripts', () => {
+  const pkg = (scripts: Record<string, string>) =>
+    `echo '${JSON.stringify({ name: 'demo', scripts })}' > package.json`;
+
+  it('run unasked in bypassPermissions beside deny rules when no rule names what the scripts do', async () => {
+    const before = { setup: [pkg({ test: 'node --version && echo tested', build: 'mkdir -p dist' })] };
+    for (const command of ['npm test', 'npm run build', 'npm install', 'npm run', 'npm ls']) {
+      expect(await decisionOf(command, 'bypassPermissions', CORPUS_RULES, before), command).toBe('allow');
+    }
+  });
+
+  it('an allow rule for the npm command covers its scripts (deny rules still meet them)', async () => {
+    const before = { setup: [pkg({ test: 'echo tested', lint: 'rm -rf dist' })] };
+    const rules = { allow: ['Bash(npm test:*)'], deny: ['Bash(curl *)'] };
+    expect(await decisionOf('npm test', 'default', rules, before)).toBe('allow');
+    expect(await decisionOf('npm test', 'default', { ...rules, deny: ['Bash(rm:*)'] }, before)).toBe('deny');
+  });
+
+  it('scripts of a package the line writes first, or one found at run time, ask', async () => {
+    const rules = { deny: ['Bash(curl *)'] };
+    for (const command of [`${pkg({ test: 'echo hi' })} && npm test`, 'npm --prefix "$DIR" test']) {
+      expect(await decisionOf(command, 'bypassPermissions', rules), command).toBe('ask');
+    }
+  });
+});
