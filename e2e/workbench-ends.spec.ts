@@ -164,6 +164,13 @@ test('a prompt the API refuses before any reply: the reason, the prompt marked n
   const refused = page.getByTestId('user-message').last();
   await expect(refused).toHaveAttribute('data-returned', 'true');
   await expect(refused.getByTestId('returned-note')).toContainText('Not sent');
+  // The note stands above the bubble, which keeps its width: the short prompt is one line.
+  const bubble = refused.locator('.msg-user-text');
+  const note = await refused.getByTestId('returned-note').boundingBox();
+  const box = await bubble.boundingBox();
+  expect(note && box && note.y + note.height <= box.y + 1).toBe(true);
+  const lineHeight = await bubble.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight) || 20);
+  expect(box?.height ?? 0).toBeLessThan(2 * lineHeight + 16 + 1);
   await expect(input).toHaveValue('An enormous paste');
   await waitIdle(page);
   await input.fill('A short one');
