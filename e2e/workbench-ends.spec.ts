@@ -181,3 +181,30 @@ test('a prompt the API refuses before any reply: the reason, the prompt marked n
   expect(last.status).toBe(200);
   expect(JSON.stringify(last.body.messages)).not.toContain('An enormous paste');
 });
+
+test('a base URL written with /v1 reaches the API; one that answers 404 says to check the base URL', async ({
+  page,
+}) => {
+  await page.goto('/?sandbox=just-bash');
+  await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  const setBase = async (url: string) => {
+    await page.getByTestId('settings-button').click();
+    await page.getByTestId('api-key-input').fill('test');
+    await page.getByTestId('base-url-input').fill(url);
+    await page.getByTestId('settings-save').click();
+    await expect(page.getByTestId('settings-dialog')).toBeHidden();
+  };
+  // The SDK adds /v1/messages itself: a base written the way the API's docs print endpoints still works.
+  await setBase(`${api.url}/v1/`);
+  api.script([{ content: [{ type: 'text', text: 'Reached.' }] }]);
+  await sendPrompt(page, 'hello');
+  await expect(page.getByTestId('assistant-text').last()).toHaveText('Reached.');
+  await waitIdle(page);
+  // A base that leads nowhere the API is: the banner names the base URL and offers Settings.
+  await setBase(`${api.url}/nothing-here`);
+  await sendPrompt(page, 'again');
+  const banner = page.getByTestId('error-banner');
+  await expect(banner).toContainText('404');
+  await expect(banner).toContainText('base URL');
+  await expect(banner.getByRole('button', { name: /settings/i })).toBeVisible();
+});

@@ -56,6 +56,13 @@ export function describeError(error: QueryError): ErrorText {
         offerSettings: false,
       };
     case 'invalid_request':
+      if (status === 404)
+        return {
+          text: 'The API answered 404 Not Found: the base URL in Settings may point to the wrong place (it is the address before /v1/messages). Its answer is below.',
+          ran: 'Nothing was run.',
+          detail,
+          offerSettings: true,
+        };
       return {
         text: `The API refused the request${code}. Its reason is below; sending the same conversation again will fail the same way, so change the prompt or start a new session.`,
         ran: 'Nothing was run.',

@@ -22,10 +22,19 @@ export interface ModelClientSettings {
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
+/**
+ * The base URL the SDK is given: what the user typed without trailing slashes or a final `/v1` (the SDK
+ * adds `/v1/messages` itself: `https://api.anthropic.com/v1` would send to `/v1/v1/messages`, a 404).
+ */
+export function apiBaseURL(url: string | undefined): string {
+  const trimmed = (url ?? '').trim().replace(/\/+$/, '');
+  return trimmed.replace(/\/v1$/, '') || DEFAULT_BASE_URL;
+}
+
 export function createAnthropicClient(settings: ModelClientSettings): Anthropic {
   return new Anthropic({
     apiKey: settings.apiKey,
-    baseURL: settings.baseURL || DEFAULT_BASE_URL,
+    baseURL: apiBaseURL(settings.baseURL),
     dangerouslyAllowBrowser: true,
     maxRetries: settings.maxRetries ?? MODEL_MAX_RETRIES,
     timeout: settings.timeoutMs ?? 10 * 60_000,
