@@ -187,19 +187,24 @@ test('the Files editor keeps every key typed while it loads, and text not saved 
 
   await page.reload();
   await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
-  if ((await page.getByTestId('file-viewer').count()) === 0)
-    await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
+  // The file this tab had open opens again by itself, with the text not saved.
+  await expect(page.getByTestId('file-viewer')).toBeVisible();
   await expect(page.getByTestId('file-draft-restored')).toBeVisible();
   await expect(editor).toContainText(typed);
   // Cancel drops it: the next reload shows the file as saved.
   await page.getByTestId('file-cancel').click();
   await page.reload();
   await expect(page.getByTestId('sandbox-badge')).toHaveAttribute('data-kind', /.+/);
-  if ((await page.getByTestId('file-viewer').count()) === 0)
-    await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
   await expect(page.getByTestId('file-content')).toBeVisible();
   await expect(page.getByTestId('file-draft-restored')).toHaveCount(0);
   await expect(page.getByTestId('file-content')).not.toContainText(typed);
+  expect(await page.getByTestId('file-viewer').getAttribute('data-path')).toBe(path);
+  // A viewer closed stays closed after a reload.
+  await page.getByTestId('file-close').click();
+  await expect(page.getByTestId('file-viewer')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('file-item').first()).toBeVisible();
+  await expect(page.getByTestId('file-viewer')).toHaveCount(0);
 });
 
 test("the prompt box's text survives a reload when the tab's sessionStorage is full", async ({ page }) => {

@@ -170,7 +170,14 @@ export function FileViewer({
             </button>
           </>
         )}
-        <button type="button" className="icon-btn" aria-label="Close file" title="Close" onClick={onClose}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Close file"
+          title="Close"
+          data-testid="file-close"
+          onClick={onClose}
+        >
           ×
         </button>
       </div>

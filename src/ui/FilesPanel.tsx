@@ -8,6 +8,7 @@ import { type DragEvent, memo, useCallback, useEffect, useMemo, useRef, useState
 import { messageOf } from '../core/errors.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { downloadBlob } from './download.ts';
+import { readOpenFile, writeOpenFile } from './editor-drafts.ts';
 import { DirChildren, NameField, ToolButton } from './FileTree.tsx';
 import { FileViewer, type Viewed } from './FileViewer.tsx';
 import {
@@ -53,6 +54,8 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
   const [dragging, setDragging] = useState(false);
   const selectedRef = useRef<string | null>(null);
   selectedRef.current = selected;
+  /** The file this tab had open before a reload is opened again once, with the first tree read. */
+  const restoreOpen = useRef(true);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
 
@@ -88,6 +91,16 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
       const next = await listTree(sandbox);
       setTree(next);
       setListError(null);
+      if (restoreOpen.current) {
+        restoreOpen.current = false;
+        const abs = readOpenFile();
+        const rel = abs?.startsWith(`${sandbox.root}/`) ? abs.slice(sandbox.root.length + 1) : undefined;
+        // Selected here; it is read just below, as the open file is on every refresh.
+        if (rel && !selectedRef.current && next.files.includes(rel)) {
+          selectedRef.current = rel;
+          setSelected(rel);
+        }
+      }
       const current = selectedRef.current;
       if (current) {
         if (next.files.includes(current)) void load(current);
@@ -122,6 +135,7 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
   const open = (rel: string) => {
     setSelected(rel);
     selectedRef.current = rel;
+    if (sandbox) writeOpenFile(`${sandbox.root}/${rel}`);
     setViewed(null);
     void load(rel);
   };
@@ -207,6 +221,7 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
           selectedRef.current &&
           (selectedRef.current === rel || selectedRef.current.startsWith(`${rel}/`))
         ) {
+          writeOpenFile(null);
           setSelected(null);
           setViewed(null);
         }
@@ -417,6 +432,7 @@ function FilesPanelView({ sandbox, refreshKey, openRequest, onUserEdit }: FilesP
           path={selected}
           viewed={viewed}
           onClose={() => {
+            writeOpenFile(null);
             setSelected(null);
             setViewed(null);
           }}

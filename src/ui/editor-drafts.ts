@@ -50,3 +50,26 @@ export function writeEditorDraft(absPath: string, text: string | null): void {
     // Refused or full: the draft lives as long as the page.
   }
 }
+
+const openKey = () => storageName('open-file', '.');
+
+/** The file the Files viewer had open in this tab (absolute path), so a reload opens it again. */
+export function readOpenFile(): string | undefined {
+  if (inEmbedStorage()) return undefined;
+  try {
+    return globalThis.sessionStorage?.getItem(openKey()) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps `absPath` as the file the viewer has open (null: none is). */
+export function writeOpenFile(absPath: string | null): void {
+  if (inEmbedStorage()) return;
+  try {
+    if (absPath === null) globalThis.sessionStorage?.removeItem(openKey());
+    else globalThis.sessionStorage?.setItem(openKey(), absPath);
+  } catch {
+    // Refused or full: a reload opens no file.
+  }
+}
