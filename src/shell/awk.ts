@@ -6,7 +6,7 @@
  */
 
 import type { PathUse, ProgramFacts } from './facts.ts';
-import { parseArgs } from './options.ts';
+import { type ParsedArgs, parseArgs } from './options.ts';
 import type { ShellWord } from './types.ts';
 
 const AWK_OPTIONS = {
@@ -252,9 +252,28 @@ export function readAwkProgram(src: string): AwkProgram {
 
 const word = (text: string): ShellWord => ({ text, dynamic: false, glob: false });
 
+/** Options whose value is a program file (`-f`, gawk's `-i` and `-l` and `-E`). */
+const FROM_FILE = ['-f', '--file', '-i', '--include', '-l', '--load', '-E', '--exec'];
+
+/**
+ * The readings of awk's words. Every awk stops reading options at its program (`awk 'PROG' -e 1` reads
+ * the files `-e` and `1`). They differ on a lone `-` there: the program to POSIX, skipped by just-bash's
+ * awk (`awk - 'PROG'` runs PROG). Both readings count.
+ */
+function awkReadings(args: readonly ShellWord[]): ParsedArgs[] {
+  const posix = parseArgs(args, AWK_OPTIONS, { stopAtOperand: true });
+  let words = args;
+  let skipped = posix;
+  for (let dash = posix.operands[0]; dash?.text === '-' && !dash.dynamic; dash = skipped.operands[0]) {
+    words = words.filter((w) => w !== dash);
+    skipped = parseArgs(words, AWK_OPTIONS, { stopAtOperand: true });
+  }
+  return skipped === posix ? [posix] : [posix, skipped];
+}
+
 /** Facts of an awk call. */
 export function analyzeAwk(args: readonly ShellWord[]): ProgramFacts {
-  const a = parseArgs(args, AWK_OPTIONS);
+  const readings = awkReadings(args);
   const paths: PathUse[] = [];
   const facts: ProgramFacts = {
     paths,
@@ -266,22 +285,27 @@ export function analyzeAwk(args: readonly ShellWord[]): ProgramFacts {
     destructive: false,
     changesState: false,
   };
-  const programs = a.values.filter((v) => v.option === '-e' || v.option === '--source').map((v) => v.word);
-  const fromFiles = a.values.filter((v) =>
-    ['-f', '--file', '-i', '--include', '-l', '--load', '-E', '--exec'].includes(v.option),
-  );
-  const operands = [...a.operands];
-  if (programs.length === 0 && fromFiles.length === 0) {
-    const first = operands.shift();
-    if (first) programs.push(first);
+  const programs = new Set<ShellWord>();
+  const fromFiles = new Set<ShellWord>();
+  const operands = new Set<ShellWord>();
+  for (const a of readings) {
+    const own = a.values.filter((v) => v.option === '-e' || v.option === '--source').map((v) => v.word);
+    const files = a.values.filter((v) => FROM_FILE.includes(v.option)).map((v) => v.word);
+    const rest = [...a.operands];
+    if (own.length === 0 && files.length === 0) {
+      const first = rest.shift();
+      if (first) own.push(first);
+      else facts.problem ??= 'awk without a program';
+    }
+    for (const w of own) programs.add(w);
+    for (const w of files) fromFiles.add(w);
+    for (const w of rest) operands.add(w);
   }
-  for (const w of operands) {
-    // `var=value` operands assign; the rest are input files.
-    if (!w.dynamic && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)) continue;
-    paths.push({ word: w, access: 'read', sure: !w.dynamic, recursive: false });
-  }
-  for (const v of fromFiles) {
-    paths.push({ word: v.word, access: 'read', sure: true, recursive: false });
+  // The rest are input files. A `var=value` operand assigns in most awks, but just-bash's opens it as a
+  // file (and its fs takes `..` by the text: `a=/../.env` is .env), so it is read all the same.
+  for (const w of operands) paths.push({ word: w, access: 'read', sure: !w.dynamic, recursive: false });
+  for (const w of fromFiles) {
+    paths.push({ word: w, access: 'read', sure: true, recursive: false });
     facts.opaque = true;
     facts.problem ??= 'awk runs a program from a file';
   }
@@ -289,9 +313,10 @@ export function analyzeAwk(args: readonly ShellWord[]): ProgramFacts {
     ...Object.keys(AWK_OPTIONS.short).map((l) => `-${l}`),
     ...Object.keys(AWK_OPTIONS.long),
   ];
-  const unknown = [...a.flags].find((f) => !HARMLESS.has(f) && !valueOptions.includes(f));
+  const flags = readings.flatMap((a) => [...a.flags]);
+  const unknown = flags.find((f) => !HARMLESS.has(f) && !valueOptions.includes(f));
   if (unknown) facts.problem ??= `awk option ${unknown} is not known to be read-only`;
-  if (a.dynamicOption)
+  if (readings.some((a) => a.dynamicOption))
     facts.problem ??= 'an argument of awk only known at run time could be an option that writes';
   for (const w of programs) {
     if (w.dynamic) {
@@ -329,6 +354,5 @@ export function analyzeAwk(args: readonly ShellWord[]): ProgramFacts {
     if (program.writes.length > 0) facts.problem ??= 'the awk program writes a file';
     if (program.commands.length > 0) facts.problem ??= 'the awk program runs a command';
   }
-  if (programs.length === 0 && fromFiles.length === 0) facts.problem ??= 'awk without a program';
   return facts;
 }

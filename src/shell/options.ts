@@ -1,8 +1,8 @@
 /**
  * Reading a program's arguments the way getopt does: short clusters (`-rno FILE`, `-oFILE`), long
  * options with `=` or the next word, unambiguous abbreviations (`--out=x` is `--output=x`), `--` ending
- * the options, options after operands. A program's spec says which options take a value and what the
- * value is; everything else is a flag.
+ * the options, options after operands (unless the program stops at its first operand). A program's
+ * spec says which options take a value and what the value is; everything else is a flag.
  */
 import type { PathAccess, ShellWord } from './types.ts';
 
@@ -69,6 +69,11 @@ export interface ParseOptions {
    * whose first operand is its pattern: there the number may be the pattern, and the next word a file.
    */
   keepNumbers?: boolean;
+  /**
+   * The options end at the first operand, as POSIX wants (awk, whose program is its first operand:
+   * `awk 'PROG' -e 1` reads the files `-e` and `1`). Without it, options may follow operands (GNU).
+   */
+  stopAtOperand?: boolean;
 }
 
 const isNumber = (w: ShellWord | undefined): boolean => !!w && !w.dynamic && /^[-+]?\d+$/.test(w.text);
@@ -122,6 +127,7 @@ export function parseArgs(
     }
     if (!options || w.dynamic || t === '-' || !t.startsWith('-')) {
       out.operands.push(w);
+      if (parse.stopAtOperand) options = false;
       continue;
     }
     if (t === '--') {

@@ -66,6 +66,24 @@ describe('option values that are files', () => {
   });
 });
 
+describe('which word is the sed script or the awk program', () => {
+  it.each([
+    // just-bash's sed takes a word as the script when no -e or -f came before it; GNU sed as a file.
+    ["sed 'w out' -e p f", ['read:w out', 'read:f', 'write:out']],
+    ["sed -en 'w out' f", ['read:w out', 'read:f', 'write:out']],
+    ['sed -ei s/a/b/ f', ['read:s/a/b/', 'write:s/a/b/', 'read:f', 'write:f']],
+    // awk stops reading options at its program.
+    ["awk '{print}' -e 1", ['read:-e', 'read:1']],
+    ['awk -f p.awk -- f', ['read:p.awk', 'read:f']],
+    // just-bash's awk skips a lone `-` among its options.
+    ['awk - \'BEGIN{print > "out"}\'', ['read:BEGIN{print > "out"}', 'write:out']],
+    // just-bash's awk opens a var=value operand as a file.
+    ["awk '{print}' a=/../.env", ['read:a=/../.env']],
+  ])('%s', async (command, expected) => {
+    expect((await paths(command)).sort()).toEqual([...expected].sort());
+  });
+});
+
 describe('read-only', () => {
   it.each([
     ['ls -la src', true],

@@ -5,7 +5,7 @@
  */
 
 import type { PathUse, ProgramFacts } from './facts.ts';
-import { parseArgs } from './options.ts';
+import { type ParsedArgs, parseArgs } from './options.ts';
 import type { ShellWord } from './types.ts';
 
 const SED_OPTIONS = {
@@ -260,7 +260,60 @@ function backupNames(file: ShellWord, suffix: ShellWord): ShellWord[] {
   return names.map((text) => ({ ...file, text }));
 }
 
-/** Facts of a sed call. */
+/** What a reading of sed's words takes as scripts, script files and input files. */
+interface SedWords {
+  scripts: ShellWord[];
+  scriptFiles: ShellWord[];
+  files: ShellWord[];
+  inPlace: boolean;
+}
+
+/**
+ * The words as GNU sed reads them (getopt): the first operand is the script when no -e or -f is given
+ * anywhere.
+ */
+function gnuSedWords(a: ParsedArgs): SedWords {
+  const scripts = a.values.filter((v) => v.option === '-e' || v.option === '--expression').map((v) => v.word);
+  const scriptFiles = a.values.filter((v) => v.option === '-f' || v.option === '--file').map((v) => v.word);
+  const files = [...a.operands];
+  if (scripts.length === 0 && scriptFiles.length === 0) {
+    const first = files.shift();
+    if (first) scripts.push(first);
+  }
+  return { scripts, scriptFiles, files, inPlace: a.flags.has('-i') || a.flags.has('--in-place') };
+}
+
+/**
+ * The words as just-bash's sed reads them, which is not getopt: a word is the script when no -e or -f
+ * came before it (`sed 'w FILE' -e p f` runs the w); a cluster holding e takes the next word as a script
+ * only without n or i (`-en S` leaves S to be the script, and `-ei` edits in place), one holding f and no
+ * e the next as a script file. A long option or a letter it does not know stops it (nothing runs: null).
+ */
+function justBashSedWords(args: readonly ShellWord[]): SedWords | null {
+  const out: SedWords = { scripts: [], scriptFiles: [], files: [], inPlace: false };
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i];
+    const t = w.text;
+    const next = (into: ShellWord[]) => {
+      if (i + 1 < args.length) into.push(args[++i]);
+    };
+    if (['-n', '--quiet', '--silent', '-E', '-r', '--regexp-extended'].includes(t)) continue;
+    if (t === '--in-place' || t.startsWith('-i')) out.inPlace = true;
+    else if (t === '-e') next(out.scripts);
+    else if (t === '-f') next(out.scriptFiles);
+    else if (t.startsWith('--')) return null;
+    else if (t.startsWith('-') && t.length > 1) {
+      if (/[^nefiEr]/.test(t.slice(1))) return null;
+      if (t.includes('i')) out.inPlace = true;
+      if (t.includes('e') && !t.includes('n') && !t.includes('i')) next(out.scripts);
+      if (t.includes('f') && !t.includes('e')) next(out.scriptFiles);
+    } else if (t !== '-' && out.scripts.length === 0 && out.scriptFiles.length === 0) out.scripts.push(w);
+    else out.files.push(w);
+  }
+  return out;
+}
+
+/** Facts of a sed call. Where GNU sed and just-bash's read the words differently, both readings count. */
 export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
   const a = parseArgs(args, SED_OPTIONS);
   const paths: PathUse[] = [];
@@ -274,15 +327,14 @@ export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
     destructive: false,
     changesState: false,
   };
-  const scripts = a.values.filter((v) => v.option === '-e' || v.option === '--expression').map((v) => v.word);
-  const scriptFile = a.values.find((v) => v.option === '-f' || v.option === '--file');
-  const inPlace = a.flags.has('-i') || a.flags.has('--in-place');
+  const gnu = gnuSedWords(a);
+  const readings = [gnu, justBashSedWords(args) ?? gnu];
+  const union = (pick: (r: SedWords) => ShellWord[]) => [...new Set(readings.flatMap(pick))];
+  const scripts = union((r) => r.scripts);
+  const scriptFiles = union((r) => r.scriptFiles);
+  const operands = union((r) => r.files);
+  const inPlace = readings.some((r) => r.inPlace);
   const sandbox = a.flags.has('--sandbox');
-  const operands = [...a.operands];
-  if (scripts.length === 0 && !scriptFile) {
-    const first = operands.shift();
-    if (first) scripts.push(first);
-  }
   // In place, each file is read (what the script prints or writes elsewhere is its content) and rewritten.
   // `-i.bak` writes a backup beside each file; a suffix with `*` names it (the file's name for each `*`),
   // and one with a `/` puts it in another directory (`-i'.git/*'` writes .git/FILE).
@@ -294,8 +346,8 @@ export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
     for (const backup of backupNames(w, suffix))
       paths.push({ word: backup, access: 'write', sure: true, recursive: false });
   }
-  if (scriptFile) {
-    paths.push({ word: scriptFile.word, access: 'read', sure: true, recursive: false });
+  for (const f of scriptFiles) {
+    paths.push({ word: f, access: 'read', sure: true, recursive: false });
     facts.opaque = !sandbox;
     facts.problem = 'sed -f runs a script from a file';
   }
@@ -331,6 +383,6 @@ export function analyzeSed(args: readonly ShellWord[]): ProgramFacts {
     facts.problem ??= 'sed -i rewrites its input files';
     facts.destructive = true;
   }
-  if (scripts.length === 0 && !scriptFile) facts.problem ??= 'sed without a script';
+  if (scripts.length === 0 && scriptFiles.length === 0) facts.problem ??= 'sed without a script';
   return facts;
 }

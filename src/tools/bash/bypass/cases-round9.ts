@@ -35,6 +35,31 @@ export const SED_SCRIPT_OPERAND: BypassCase[] = [
     effect: { changed: '.git/HEAD' },
     bypass: 'ask',
   },
+  {
+    what: 'sed -n: an r script before -e reads the denied file',
+    command: "sed -n 'r .env' -e p notes.txt",
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'sed: a w script before -f is read as an input file',
+    setup: ['echo p > s.sed'],
+    command: "sed 'w config/prod.env' -f s.sed notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'sed -en: just-bash takes no script from the cluster, and the next word is the script',
+    command: "sed -en 'w config/prod.env' notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'sed -ei: just-bash edits in place, and the next word is the script',
+    command: "sed -ei 's/export/pwned/' src/app.ts",
+    effect: { changed: 'src/app.ts' },
+    bypass: 'deny',
+  },
 ];
 
 /** awk stops reading options at its program: an -e after the program is an input file there, not code. */
@@ -58,6 +83,19 @@ export const AWK_OPTIONS_AFTER_PROGRAM: BypassCase[] = [
     effect: { changed: '.git/HEAD' },
     bypass: 'ask',
   },
+  {
+    what: 'awk PROGRAM --source=1: the program writes a denied file',
+    command: `awk 'BEGIN { print "pwned" > "config/prod.env" }' --source=1`,
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'awk PROGRAM -f FILE: the program writes a denied file',
+    setup: ['echo "BEGIN {}" > p.awk'],
+    command: `awk 'BEGIN { print "pwned" > "config/prod.env" }' -f p.awk`,
+    effect: PROD,
+    bypass: 'deny',
+  },
 ];
 
 /** just-bash's awk skips a lone `-` among its options: the word after it is the program. */
@@ -74,6 +112,18 @@ export const AWK_DASH: BypassCase[] = [
     effect: PROD,
     bypass: 'deny',
   },
+  {
+    what: 'awk -F, - PROGRAM: the program writes a denied file',
+    command: `awk -F, - 'BEGIN { print "pwned" > "config/prod.env" }'`,
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'awk - - PROGRAM: the program reads a denied file',
+    command: `awk - - 'BEGIN { while ((getline l < ".env") > 0) print l }'`,
+    effect: LEAK,
+    bypass: 'deny',
+  },
 ];
 
 /** just-bash's awk opens a `var=value` operand as a file; `a=/../.env` is .env once `..` is taken. */
@@ -87,6 +137,18 @@ export const AWK_ASSIGNMENT_OPERANDS: BypassCase[] = [
   {
     what: 'awk: an operand x=/../secrets/key.pem',
     command: "awk '{ print }' 'x=/../secrets/key.pem'",
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'awk -v n=1 with an operand n=/../.env after a file',
+    command: "awk -v n=1 '{ print }' notes.txt 'n=/../.env'",
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'awk - PROGRAM FS=/../secrets/key.pem',
+    command: "awk - '{ print }' 'FS=/../secrets/key.pem'",
     effect: LEAK,
     bypass: 'deny',
   },
