@@ -153,6 +153,8 @@ test('390 px: one column at a time with a switcher, no sideways scroll, 44 px ta
   await expect(page.getByTestId('file-list')).toBeVisible();
   await expect(chat).toBeHidden();
   expect((await page.getByTestId('side-panel').boundingBox())?.width).toBeGreaterThanOrEqual(380);
+  // The switcher picked Files: the side panel's own tab strip is not shown a second time under it.
+  await expect(page.locator('.side-tabs')).toHaveCount(0);
   await noSideScroll(page);
   expect(await smallTargets(page)).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/phone-files.png` });
@@ -169,6 +171,11 @@ test('390 px: one column at a time with a switcher, no sideways scroll, 44 px ta
   expect(await smallTargets(page)).toEqual([]);
   await page.getByTestId('phone-more').click();
   await expect(page.getByTestId('tab-todos')).toHaveAttribute('aria-selected', 'true');
+  // More: the other panels, not the two the switcher has.
+  await expect(page.getByTestId('tab-files')).toHaveCount(0);
+  await expect(page.getByTestId('tab-terminal')).toHaveCount(0);
+  await page.getByTestId('tab-usage').click();
+  await expect(page.getByTestId('tab-usage')).toHaveAttribute('aria-selected', 'true');
   await noSideScroll(page);
   expect(await smallTargets(page)).toEqual([]);
 

@@ -364,7 +364,7 @@ test('settings: models from the API or a fallback list, theme, a masked key kept
   // An unreachable base URL, saved: the list falls back to the built-in one.
   await page.getByTestId('base-url-input').fill('http://127.0.0.1:9');
   // Nothing typed is sent before Save (issue 17): the list says so and stays the built-in one.
-  await expect(page.getByTestId('models-source')).toContainText('Save to list the models');
+  await expect(page.getByTestId('models-source')).toContainText('save to list the models of the new key');
   await page.waitForTimeout(600); // past the list's debounce: still nothing sent
   expect(modelRequests).toHaveLength(0);
   await page.getByTestId('settings-save').click();

@@ -520,7 +520,14 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
                 />
               )}
               <div className="side-col" style={phone ? undefined : { width: prefs.sideWidth }}>
-                <SidePanel tabs={tabs} active={prefs.sideTab} onSelect={showTab} />
+                <SidePanel
+                  tabs={tabs}
+                  active={prefs.sideTab}
+                  onSelect={showTab}
+                  {...(phone
+                    ? { inStrip: (id: SideTab) => pane === 'more' && id !== 'files' && id !== 'terminal' }
+                    : {})}
+                />
               </div>
             </>
           )}

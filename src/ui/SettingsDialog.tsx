@@ -307,12 +307,13 @@ export function SettingsDialog({
               ))}
             </select>
             <span className="field-help" data-testid="models-source" data-source={models.source}>
-              {listStale ? 'Save to list the models of the new key or base URL. ' : ''}
-              {models.source === 'api'
-                ? `${models.models.length} models listed by the API.`
-                : models.source === 'loading'
-                  ? 'Asking the API for its models…'
-                  : `Built-in list. ${models.reason}`}
+              {listStale
+                ? `${models.source === 'api' ? 'The saved key’s models' : 'The built-in list'}: save to list the models of the new key or base URL.`
+                : models.source === 'api'
+                  ? `${models.models.length} models listed by the API.`
+                  : models.source === 'loading'
+                    ? 'Asking the API for its models…'
+                    : `Built-in list. ${models.reason}`}
             </span>
           </label>
           <label className="field field-narrow">

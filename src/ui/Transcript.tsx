@@ -386,8 +386,9 @@ function NoticeLine({ notice, onOpenSettings }: { notice: Notice; onOpenSettings
         <div className="banner-text">
           <div>Add an Anthropic API key in Settings to start.</div>
           <div className="banner-detail">
-            The key stays in this tab's memory unless you tick "Remember". Or run the dev server with
-            ANTHROPIC_API_KEY set and use the proxy base URL /api/anthropic.
+            A key is kept in this tab's memory only, so a reload forgets it, unless you tick "Remember" in
+            Settings. Or run the dev server with ANTHROPIC_API_KEY set and use the proxy base URL
+            /api/anthropic.
           </div>
         </div>
         <button type="button" className="btn btn-small btn-primary" onClick={onOpenSettings}>

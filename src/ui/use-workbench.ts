@@ -16,6 +16,7 @@ import {
 } from '../agent/sessions-store.ts';
 import type { AgentSession, AgentSettings } from '../agent/types.ts';
 import { messageOf } from '../core/errors.ts';
+import { createDefaultStore } from '../core/storage.ts';
 import { loadAgentModule, PLACEHOLDER_SETTINGS } from './agent-module.ts';
 import { shellRunsSinceLastPrompt } from './habits-state.ts';
 import { acquireSessionLock, type SessionLock } from './session-lock.ts';
@@ -38,10 +39,8 @@ import { readTabSession, writeTabSession } from './tab-session.ts';
 /** Deletes a session's spilled tool results from IndexedDB. Never rejects (a failure leaves them to eviction). */
 async function removeSpillsOf(sessionId: string): Promise<void> {
   try {
-    const [{ removeSessionSpills }, { createDefaultStore }] = await Promise.all([
-      import('../core/tool-results.ts'),
-      import('../core/storage.ts'),
-    ]);
+    // The store module is in the main bundle already (the sessions store uses it); the spill code is not.
+    const { removeSessionSpills } = await import('../core/tool-results.ts');
     await removeSessionSpills(createDefaultStore('results'), sessionId);
   } catch {
     // Eviction by age removes them later.
