@@ -224,8 +224,11 @@ export async function run(ctx: BenchContext): Promise<string[]> {
   return lines;
 }
 
-/** True when most of a description is in Chinese script (a fifth of its characters or more are Han). */
-const mostlyHan = (s: string) => (s.match(/\p{Script=Han}/gu)?.length ?? 0) >= s.length * 0.2;
+/** True when much of a description is in Chinese script (a fifth of its characters or more are Han; an empty one is not). */
+const mostlyHan = (s: string) => {
+  const han = s.match(/\p{Script=Han}/gu)?.length ?? 0;
+  return han > 0 && han >= s.length * 0.2;
+};
 
 /**
  * The steps source by kind of query, for reading its figures (same queries, same rankings): steps whose
@@ -239,13 +242,15 @@ function stepsBreakdown(
   bm25: Ranker,
 ): string[] {
   const han = new Set(entries.filter((e) => mostlyHan(e.description)).map((e) => e.tool));
+  const blank = new Set(entries.filter((e) => !e.description.trim()).map((e) => e.tool));
+  const hanGold = (q: LabelledQuery) => q.gold.some((g) => han.has(g));
+  const blankGold = (q: LabelledQuery) => !hanGold(q) && q.gold.some((g) => blank.has(g));
+  const other = (q: LabelledQuery) => !hanGold(q) && !blankGold(q);
   const kinds: [string, (q: LabelledQuery) => boolean][] = [
-    ['gold tool described in Chinese', (q) => q.gold.some((g) => han.has(g))],
-    [
-      'pairing suspect (task has a report step)',
-      (q) => !q.gold.some((g) => han.has(g)) && !!q.pairingSuspect,
-    ],
-    ['the rest', (q) => !q.gold.some((g) => han.has(g)) && !q.pairingSuspect],
+    ['gold tool described in Chinese', hanGold],
+    ['gold tool has no description (its name only)', blankGold],
+    ['pairing suspect (task has a report step)', (q) => other(q) && !!q.pairingSuspect],
+    ['the rest', (q) => other(q) && !q.pairingSuspect],
   ];
   const hits = (q: LabelledQuery, slots: Slots) =>
     slots.slice(0, 5).some((s) => s.some((n) => q.gold.includes(n)));
