@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-it('the CLI demo replies, reads README.md, reports the result, and loops', async () => {
+it('the CLI demo replies, reads README.md, reports the result, and loops; each conversation starts at the greeting', async () => {
   const client = new Anthropic({ apiKey: 'demo', baseURL: api.url, maxRetries: 0 });
   api.script(demoScript(api, 0));
   const tools: Anthropic.Tool[] = [
@@ -21,6 +21,11 @@ it('the CLI demo replies, reads README.md, reports the result, and loops', async
   const hello = await client.messages.stream({ ...base, messages }).finalMessage();
   expect(hello.stop_reason).toBe('end_turn');
   messages.push({ role: 'assistant', content: hello.content }, { role: 'user', content: 'go on' });
+  // Another conversation (a new session, a reload, another tab) starts at the greeting, wherever this one is.
+  const other = await client.messages
+    .stream({ ...base, messages: [{ role: 'user', content: 'hello?' }] })
+    .finalMessage();
+  expect((other.content[0] as Anthropic.TextBlock).text).toContain("I'm the mock model");
 
   const read = await client.messages.stream({ ...base, messages }).finalMessage();
   expect(read.stop_reason).toBe('tool_use');
@@ -34,5 +39,5 @@ it('the CLI demo replies, reads README.md, reports the result, and loops', async
   const done = await client.messages.stream({ ...base, messages }).finalMessage();
   expect(done.content[0]).toMatchObject({ type: 'text' });
   expect((done.content[0] as Anthropic.TextBlock).text).toContain('returned 16 characters');
-  expect(api.pending()).toBe(3);
+  expect(api.pending()).toBe(1);
 });
