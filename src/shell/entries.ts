@@ -68,6 +68,7 @@ export function pathRef(p: PathUse, scope: Scope): ShellPathRef {
     recursive: p.recursive,
     ...(p.ifDirectory && !p.recursive ? { ifDirectory: true } : {}),
     redirect: p.redirect === true,
+    ...(p.device ? { device: true } : {}),
     cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
   };
 }
@@ -125,9 +126,13 @@ export type EntryDraft = Omit<ShellCommand, 'forms'> & {
 
 /**
  * The entry of a draft. Its forms (what deny and ask rules match) are many for a long command and only
- * needed when such rules exist: a function is called on first read, once.
+ * needed when such rules exist: a function is called on first read, once. Its writes to /dev/null go
+ * from its paths to its devices (ShellCommand.devices).
  */
-export function withLazyForms(command: EntryDraft): ShellCommand {
+export function withLazyForms(draft: EntryDraft): ShellCommand {
+  const devices = draft.paths.filter((p) => p.device);
+  const command =
+    devices.length > 0 ? { ...draft, paths: draft.paths.filter((p) => !p.device), devices } : draft;
   const { forms, ...rest } = command;
   if (typeof forms !== 'function') return { ...rest, forms };
   let cached: ShellForm[] | undefined;

@@ -9,6 +9,8 @@ export interface PathUse {
   recursive: boolean;
   /** A redirection of the command (set by the walker). */
   redirect?: boolean;
+  /** A redirection's write to /dev/null: the entry keeps it apart from its paths (ShellCommand.devices). */
+  device?: boolean;
   /**
    * When the word names a directory, the program may go through the whole tree below it (an unknown
    * program's operand: `npx rimraf src`; diff's): the engine looks at the file system when it checks.

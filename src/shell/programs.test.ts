@@ -37,6 +37,15 @@ describe('option values that are files', () => {
     ['cp -t dir a b', ['read:a', 'read:b', 'write:dir/a', 'write:dir/b', 'write:dir']],
     // A moved file's content stays readable under the new name: the source is read too.
     ['mv a b', ['read:a', 'write:a', 'write:b', 'write:b/a']],
+    // just-bash names a source ending in `/` by its whole text inside the directory: t/../config.
+    ['cp -r ../config/ t', ['read:../config/', 'write:t', 'write:t/config', 'write:t/../config']],
+    ['mv a/ b/', ['read:a/', 'write:a/', 'write:b/', 'write:b/a']],
+    ['mv src/a/ b', ['read:src/a/', 'write:src/a/', 'write:b', 'write:b/a', 'write:b/src/a']],
+    // `-` keeps its place: the pattern is `-`, .env is searched; cp's `-` is a file named so.
+    ['grep - .env', ['read:.env']],
+    ['grep -- - .env', ['read:.env']],
+    ['cp a -', ['read:a', 'write:-', 'write:-/a']],
+    ['head -', ['read:-']],
     ['gzip -c a', ['read:a', 'write:a']],
     ['split -l 1 in out', ['read:in', 'write:out', 'write:out*']],
     ['xxd -l 16 in', ['read:in']],

@@ -62,14 +62,20 @@ function isRecursive(spec: Spec, a: ParsedArgs): boolean {
 /**
  * The files cp, mv, ln and install write inside a destination directory: DIR/NAME for each source's last
  * name (`cp src/a.txt config` writes config/a.txt). A run-time source or directory names a run-time file.
+ * just-bash's cp and mv name a source that ends in `/` by its whole text instead (its last name is
+ * empty): `cp -r ../config/ t` writes t/../config, which is config. Both are written.
  */
 function intoDirectory(dir: ShellWord, sources: readonly ShellWord[]): ShellWord[] {
-  return sources.map((src) => {
+  const base = dir.text.replace(/\/+$/, '');
+  return sources.flatMap((src) => {
     const name = src.text.replace(/\/+$/, '').split('/').pop() ?? '';
     if (dir.dynamic || src.dynamic || name === '' || name === '.' || name === '..') {
-      return { text: `${dir.text}/…`, dynamic: true, glob: false };
+      return [{ text: `${dir.text}/…`, dynamic: true, glob: false }];
     }
-    return { ...dir, text: `${dir.text.replace(/\/+$/, '')}/${name}`, glob: dir.glob || src.glob };
+    const glob = dir.glob || src.glob;
+    const named = { ...dir, text: `${base}/${name}`, glob };
+    const whole = `${base}/${src.text.replace(/^\/+|\/+$/g, '')}`;
+    return src.text.endsWith('/') && whole !== named.text ? [named, { ...dir, text: whole, glob }] : [named];
   });
 }
 
@@ -101,12 +107,18 @@ function operandPaths(
   recursive: boolean,
   linksMade: LinkUse[],
 ): PathUse[] {
-  const ops = a.operands.filter((w) => w.text !== '-' || w.dynamic);
+  // A `-` keeps its place and counts as a file named `-`: which operand is the pattern, the mode or the
+  // destination is decided on them all (`grep - .env` searches .env for `-`), and just-bash's cp, mv, rm,
+  // tee, head, tail, nl and fold take `-` as a file, which may be a link an earlier call made.
+  const ops = a.operands;
   // mv takes a directory's whole tree with it: where an operand is one (the engine looks), all below counts.
   if (spec.operands === 'move')
     return usesOfOperands(name, spec, a, ops, recursive, linksMade).map(treeIfDirectory);
   return usesOfOperands(name, spec, a, ops, recursive, linksMade);
 }
+
+/** `-` as an operand: standard input to the programs that read it so (uniq, split). */
+const isStdin = (w: ShellWord | undefined): boolean => w?.text === '-' && !w.dynamic;
 
 /** The paths of the operands by the spec's rule, before directories are looked at. */
 function usesOfOperands(
@@ -121,11 +133,11 @@ function usesOfOperands(
     case 'none':
       return [];
     case 'read':
-      // `uniq IN OUT` writes OUT, and IN may be `-` (standard input): count operands before dropping it.
-      if ((name === 'uniq' || name === 'xxd') && a.operands.length >= 2) {
-        const [input, ...outputs] = a.operands;
+      // `uniq IN OUT` writes OUT, and IN may be `-` (standard input).
+      if ((name === 'uniq' || name === 'xxd') && ops.length >= 2) {
+        const [input, ...outputs] = ops;
         return [
-          ...(ops[0] === input ? [use(input, 'read', true)] : []),
+          ...(isStdin(input) ? [] : [use(input, 'read', true)]),
           ...outputs.map((w) => use(w, 'write', true)),
         ];
       }
@@ -145,8 +157,8 @@ function usesOfOperands(
     }
     case 'split': {
       // `split [IN [PREFIX]]`: IN is read (`-` or none: standard input); PREFIXaa, PREFIXab... are written.
-      const [input, prefix] = a.operands;
-      const out = input && ops[0] === input ? [use(input, 'read', true)] : [];
+      const [input, prefix] = ops;
+      const out = input && !isStdin(input) ? [use(input, 'read', true)] : [];
       const base = prefix ?? { text: 'x', dynamic: false, glob: false };
       return [
         ...out,
@@ -190,7 +202,7 @@ function usesOfOperands(
         if (dest) {
           const named = targetDir ? [] : from.length === 1 && ops.length === 2 ? [dest] : [];
           for (const [k, to] of from.entries()) {
-            for (const at of [...named, intoDirectory(dest, [to])[0]]) linksMade.push({ at, to, symbolic });
+            for (const at of [...named, ...intoDirectory(dest, [to])]) linksMade.push({ at, to, symbolic });
             if (k > 16) break;
           }
         }

@@ -9,8 +9,21 @@ import { wordOf } from './words.ts';
 
 type RedirectionNode = SimpleCommandNode['redirections'][number];
 
-/** Redirection targets that are not files. */
-const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+/**
+ * Output targets just-bash opens no file for, by their exact text: /dev/stdout and /dev/stderr duplicate
+ * the standard streams, /dev/full fails. `&>` and `&>>` write a /dev/stdout or /dev/stderr file. Every
+ * other target, and every input, is a file of its in-memory file system (/dev/stdin, /dev/tty, /dev/fd/N
+ * and /dev/null too), which an earlier call may have replaced with a link.
+ */
+const STREAMS = /^\/dev\/(stdout|stderr|full)$/;
+const BOTH_STREAMS = /^\/dev\/full$/;
+
+/**
+ * Files just-bash makes at start that a write changes nothing that matters in while they are its plain
+ * files: a write to one is marked (PathUse.device) and left to the engine, which looks whether it is a
+ * link (ShellCommand.devices).
+ */
+const DEVICES = /^\/dev\/(null|stdout|stderr)$/;
 
 export interface RedirectIo {
   paths: PathUse[];
@@ -48,39 +61,52 @@ export function redirectIo(list: readonly RedirectionNode[]): RedirectIo {
     if (r.operator !== '<<<' && mayConnect(w.text, w.dynamic)) {
       io.network ??= `the redirection ${w.written ?? w.text} may open a network connection`;
     }
-    const isFile = w.dynamic || !NOT_FILES.test(w.text.replace(/\/+/g, '/'));
-    const file = (access: PathAccess) => {
-      if (isFile) io.paths.push({ word: w, access, sure: true, recursive: false, redirect: true });
+    const both = r.operator === '&>' || r.operator === '&>>';
+    const stream = !w.dynamic && (both ? BOTH_STREAMS : STREAMS).test(w.text);
+    const device = !w.dynamic && DEVICES.test(w.text.replace(/\/+/g, '/'));
+    const path = (access: PathAccess): PathUse => ({
+      word: w,
+      access,
+      sure: true,
+      recursive: false,
+      redirect: true,
+      ...(device && access === 'write' ? { device: true } : {}),
+    });
+    const read = () => io.paths.push(path('read'));
+    /** Writes the target; true when that is a file that may change (not a stream, not a device). */
+    const write = (): boolean => {
+      if (stream) return false;
+      io.paths.push(path('write'));
+      return !device;
     };
     switch (r.operator) {
       case '<<<':
         io.stdin = w.dynamic ? null : w.text;
         break;
       case '<':
-        file('read');
+        read();
         break;
       case '<&':
-        if (w.dynamic || !/^(\d+-?|-)$/.test(w.text)) file('read');
+        if (w.dynamic || !/^(\d+-?|-)$/.test(w.text)) read();
         break;
       case '>&':
         if (!w.dynamic && /^(\d+-?|-)$/.test(w.text)) break;
-        file('write');
-        if (isFile) io.overwrites = true;
+        if (write()) io.overwrites = true;
         break;
       case '>':
       case '>|':
       case '&>':
-        file('write');
-        if (isFile) io.overwrites = true;
+        if (write()) io.overwrites = true;
         break;
       case '<>':
-        // Opened for reading and writing: what the command reads from it is the file's content.
-        file('read');
-        file('write');
+        // Opened for reading and writing, as a file whatever its name: what the command reads from it is
+        // the file's content.
+        read();
+        io.paths.push(path('write'));
         break;
       default:
         // >>, &>>.
-        file('write');
+        write();
     }
   }
   return io;

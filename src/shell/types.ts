@@ -54,6 +54,8 @@ export interface ShellPathRef {
    * a rule allowing the program does not allow its redirections.
    */
   redirect: boolean;
+  /** A redirection's write to /dev/null (see ShellCommand.devices). */
+  device?: boolean;
   /**
    * Static `cd` targets that may have run before this command in its scope, in order (each may or may
    * not have run); null when a `cd` went somewhere only known at run time.
@@ -109,6 +111,12 @@ export interface ShellCommand {
   destructive: boolean;
   /** Files it reads and writes: redirections, operands, option values, program texts (sed `w`). */
   paths: readonly ShellPathRef[];
+  /**
+   * Redirections writing /dev/null (or /dev/stdout, /dev/stderr by `&>`): just-bash's plain files, which
+   * no write changes anything that matters in, so not in `paths`; the permission engine counts one as a
+   * path written where it is a link, or the line writes there.
+   */
+  devices?: readonly ShellPathRef[];
   /**
    * Where it runs: static `cd` targets that may have run before it (as `ShellPathRef.cdTrail`; null: a
    * `cd` only known at run time). Absent on entries that are no program (redirections, `[[ ]]`).

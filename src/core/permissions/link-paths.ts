@@ -5,11 +5,12 @@
  * - a link moved or copied (`mv d/e/k d/k`, `cp -P`, `cp -r` of a tree holding links) keeps its text, so
  *   from its new place it may lead anywhere, and an archive or a patch may hold links: after a line moves
  *   or copies a link (one it made, or one that exists) or unpacks something, the paths of its later
- *   commands are only known at run time (withMovedLinks).
+ *   commands are only known at run time (withMovedLinks);
+ * - /dev/null is a plain file of just-bash's, which a link may replace (withDeviceWrites).
  */
 import { programName } from '../../shell/index.ts';
-import { resolvePath } from './paths.ts';
-import { candidateCwds, type PathEnv, resolveRef } from './subjects.ts';
+import { isInside, resolvePath } from './paths.ts';
+import { candidateCwds, type PathEnv, resolveRef, withReal } from './subjects.ts';
 import type { BashPermissionMatcher, PermissionContext, ShellPathRef } from './types.ts';
 
 /** Most paths with `..` followed component by component in one call. */
@@ -106,4 +107,39 @@ export function withMovedLinks(m: BashPermissionMatcher, env: PathEnv): BashPerm
     return out;
   });
   return moved ? { ...m, commands } : m;
+}
+
+/**
+ * The line with its writes to /dev/null (ShellCommand.devices) as paths written where they may change a
+ * file: where the sandbox shows a link there (an earlier call's, which may lead anywhere), or the line
+ * writes, moves or links something there, or runs code that may. Elsewhere each is the plain file
+ * just-bash makes and stays out of the paths, as writing it changes nothing (`ls 2>/dev/null` stays
+ * read-only).
+ */
+export function withDeviceWrites(m: BashPermissionMatcher, env: PathEnv): BashPermissionMatcher {
+  if (!m.commands.some((c) => c.devices && c.devices.length > 0)) return m;
+  const writes = m.commands.flatMap((c) => [
+    ...c.paths.filter((p) => p.access !== 'read'),
+    ...(c.links ?? []).map((l) => l.at),
+  ]);
+  const opaque = m.commands.some((c) => c.opaque);
+  const writtenThere = (abs: string): boolean =>
+    writes.some((ref) => {
+      const at = ref.glob ? null : resolveRef(env, ref);
+      return at === null || at.some((w) => w === abs || (ref.recursive && isInside(w, abs)));
+    });
+  const changes = (ref: ShellPathRef): boolean =>
+    opaque ||
+    env.realIncomplete === true ||
+    (resolveRef(env, ref) ?? [ref.text]).some((abs) => withReal(abs, env).length > 1 || writtenThere(abs));
+  let changed = false;
+  const commands = m.commands.map((c) => {
+    const written = (c.devices ?? []).filter(changes);
+    if (written.length === 0) return c;
+    changed = true;
+    // As `ls > notes.txt`: the program stays what it is; the line writes a file.
+    const devices = (c.devices ?? []).filter((d) => !written.includes(d));
+    return { ...c, paths: [...c.paths, ...written], devices };
+  });
+  return changed ? { ...m, commands, readOnly: false, concurrencySafe: false } : m;
 }

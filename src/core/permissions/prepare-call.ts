@@ -13,7 +13,7 @@ import {
   withOpaqueCommands,
 } from '../../shell/index.ts';
 import type { AnyTool } from '../tool.ts';
-import { physicalPaths, withMovedLinks } from './link-paths.ts';
+import { physicalPaths, withDeviceWrites, withMovedLinks } from './link-paths.ts';
 import { npmScripts } from './npm-scripts.ts';
 import { isInside, resolvePath } from './paths.ts';
 import { type RuleBook, ruleBook } from './rule-hits.ts';
@@ -66,7 +66,7 @@ function touchedPaths(matcher: PermissionMatcher | undefined, env: PathEnv): str
   if (matcher?.kind !== 'bash') return [];
   const out = new Set<string>();
   for (const command of [...matcher.commands, ...(matcher.runs ?? [])]) {
-    for (const ref of command.paths) {
+    for (const ref of [...command.paths, ...(command.devices ?? [])]) {
       for (const abs of resolveRef(env, ref) ?? []) out.add(abs);
     }
   }
@@ -317,6 +317,9 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
       ...(npm.runs.length ? { runs: npm.runs } : {}),
     };
   }
+  // A write to /dev/null the line itself may change into a file's (`ln -sf x /dev/null`), before the
+  // links the line makes are followed; one to a link an earlier call made, once real paths are known.
+  if (matcher?.kind === 'bash') matcher = withDeviceWrites(matcher, writtenEnv);
   if (matcher?.kind === 'bash') matcher = withLineLinks(matcher, writtenEnv);
   if (matcher?.kind === 'bash') matcher = await withDirectoryTrees(matcher, writtenEnv, permCtx.isDirectory);
   const real = await realPaths(matcher, writtenEnv, permCtx.realpath);
@@ -334,6 +337,7 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
   }
   // A moved or copied link, or an unpacked archive, may lead anywhere.
   if (matcher?.kind === 'bash') matcher = withMovedLinks(matcher, withRealPaths);
+  if (matcher?.kind === 'bash') matcher = withDeviceWrites(matcher, withRealPaths);
   const trees =
     matcher?.kind === 'bash' ? await readTrees(matcher, withRealPaths, permCtx.listTree) : undefined;
   const env = trees ? { ...withRealPaths, trees } : withRealPaths;

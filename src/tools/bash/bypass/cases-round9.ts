@@ -164,6 +164,20 @@ export const DASH_PATTERN: BypassCase[] = [
     bypass: 'deny',
   },
   { what: 'grep -- - FILE', command: 'grep -- - .env', effect: LEAK, bypass: 'deny' },
+  {
+    what: "just-bash's head reads a file named -, a link to a denied file",
+    setup: ['ln -s /home/user/project/.env ./-'],
+    command: 'head -',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: "just-bash's tail -n 1 - reads the file - too",
+    setup: ['ln -s /home/user/project/secrets/key.pem ./-'],
+    command: 'tail -n 1 -',
+    effect: LEAK,
+    bypass: 'deny',
+  },
 ];
 
 /**
@@ -209,6 +223,30 @@ export const DEV_FILES: BypassCase[] = [
     command: 'grep -c x notes.txt; cat < /dev/null',
     effect: LEAK,
     bypass: 'deny',
+  },
+  {
+    what: 'exec opens /dev/fd/8, a link to a denied file, for a later read',
+    setup: ['ln -s /home/user/project/.env /dev/fd/8'],
+    command: 'exec 3< /dev/fd/8; cat <&3',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: '<> opens /dev/stdout as a file, replaced by a link',
+    setup: ['rm -f /dev/stdout && ln -s /home/user/project/.env /dev/stdout'],
+    command: 'cat <> /dev/stdout',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'a write to /dev/fd/7 creates a file outside the workspace (plan mode too)',
+    command: 'echo x > /dev/fd/7',
+    effect: { created: '/dev/fd/7' },
+  },
+  {
+    what: 'a here-string copied to /dev/fd/9 creates a file',
+    command: 'cat <<< hi > /dev/fd/9',
+    effect: { created: '/dev/fd/9' },
   },
 ];
 

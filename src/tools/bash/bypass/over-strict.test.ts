@@ -236,3 +236,30 @@ describe('npm commands that run package scripts', () => {
     }
   });
 });
+
+describe("just-bash's own /dev files", () => {
+  it('/dev/null, /dev/stdout and /dev/stderr as the sandbox made them stay everyday, in plan mode too', async () => {
+    for (const command of [
+      'ls 2>/dev/null',
+      'grep -c alpha notes.txt < /dev/null',
+      'cat notes.txt > /dev/null',
+      'grep -r demo . &>/dev/null',
+      'echo x > /dev/stdout',
+      'echo x 2>/dev/stderr >&2',
+      'grep - notes.txt',
+      'echo x | cat -',
+    ]) {
+      expect(await decisionOf(command, 'plan', { deny: ['Edit(/config/**)'] }), command).toBe('allow');
+    }
+    expect(await decisionOf('mkdir -p build 2>/dev/null', 'acceptEdits', CORPUS_RULES)).toBe('allow');
+  });
+
+  it('a write to /dev/null counts where a link replaced it, or the line writes there', async () => {
+    const rules = { deny: ['Edit(/config/**)'] };
+    const link = { setup: ['rm -f /dev/null && ln -s /home/user/project/config/prod.env /dev/null'] };
+    expect(await decisionOf('ls 2>/dev/null', 'bypassPermissions', rules, link)).toBe('deny');
+    const relink = 'ln -sf /home/user/project/config/prod.env /dev/null; echo x > /dev/null';
+    expect(await decisionOf(relink, 'bypassPermissions', rules)).toBe('deny');
+    expect(await decisionOf('{ ls; } 2>/dev/null', 'plan', rules)).toBe('allow');
+  });
+});
