@@ -4,6 +4,7 @@
  * Saving or cancelling lets it go. Never throws: storage refused or full keeps nothing (as before).
  */
 import { inEmbedStorage, storageName } from '../core/storage-namespace.ts';
+import { readTabValue, writeTabValue } from './tab-session.ts';
 
 const key = () => storageName('editor-drafts', '.');
 /** Most characters kept across all files (sessionStorage is small; the viewer's own cap is 200,000). */
@@ -51,25 +52,7 @@ export function writeEditorDraft(absPath: string, text: string | null): void {
   }
 }
 
-const openKey = () => storageName('open-file', '.');
-
 /** The file the Files viewer had open in this tab (absolute path), so a reload opens it again. */
-export function readOpenFile(): string | undefined {
-  if (inEmbedStorage()) return undefined;
-  try {
-    return globalThis.sessionStorage?.getItem(openKey()) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+export const readOpenFile = (): string | undefined => readTabValue('open-file');
 /** Keeps `absPath` as the file the viewer has open (null: none is). */
-export function writeOpenFile(absPath: string | null): void {
-  if (inEmbedStorage()) return;
-  try {
-    if (absPath === null) globalThis.sessionStorage?.removeItem(openKey());
-    else globalThis.sessionStorage?.setItem(openKey(), absPath);
-  } catch {
-    // Refused or full: a reload opens no file.
-  }
-}
+export const writeOpenFile = (absPath: string | null): void => writeTabValue('open-file', absPath);

@@ -1,28 +1,33 @@
 /**
- * The session this tab has open, kept in the tab's sessionStorage so a reload reopens it. The settings
- * store's current session is the page's (the last one any tab opened for writing): after another tab
- * opened a session of its own, a reload here would otherwise open that one, read-only, in place of what
- * this tab showed. Never throws (storage refused or full: the page's current session is used).
+ * What this tab keeps in its sessionStorage so a reload shows it again: the session it has open (the
+ * settings store's current session is the page's, the last one any tab opened for writing: after another
+ * tab opened a session of its own, a reload here would otherwise open that one, read-only, in place of
+ * what this tab showed), and small values of the same kind (the file the Files viewer has open). An embed
+ * keeps none: it writes nothing into the host page's storage. Never throws (storage refused or full: the
+ * value is not kept).
  */
 import { inEmbedStorage, storageName } from '../core/storage-namespace.ts';
 
-const key = () => storageName('tab-session', '.');
-
-export function readTabSession(): string | undefined {
+/** The tab's value `name`, if kept. */
+export function readTabValue(name: string): string | undefined {
   if (inEmbedStorage()) return undefined;
   try {
-    return globalThis.sessionStorage?.getItem(key()) ?? undefined;
+    return globalThis.sessionStorage?.getItem(storageName(name, '.')) ?? undefined;
   } catch {
     return undefined;
   }
 }
 
-export function writeTabSession(id: string): void {
-  // An embed's sessions are not kept, and it writes nothing into the host page's storage.
+/** Keeps `value` as the tab's value `name` (null: lets it go). */
+export function writeTabValue(name: string, value: string | null): void {
   if (inEmbedStorage()) return;
   try {
-    globalThis.sessionStorage?.setItem(key(), id);
+    if (value === null) globalThis.sessionStorage?.removeItem(storageName(name, '.'));
+    else globalThis.sessionStorage?.setItem(storageName(name, '.'), value);
   } catch {
-    // Refused or full: a reload opens the page's current session.
+    // Refused or full: a reload does without it.
   }
 }
+
+export const readTabSession = (): string | undefined => readTabValue('tab-session');
+export const writeTabSession = (id: string): void => writeTabValue('tab-session', id);
