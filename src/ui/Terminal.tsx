@@ -5,6 +5,7 @@
  * the agent's, and the line being typed is redrawn after them.
  */
 import { FitAddon } from '@xterm/addon-fit';
+import { SerializeAddon } from '@xterm/addon-serialize';
 import { Terminal as XTerm } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import './terminal.css';
@@ -12,6 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { messageOf } from '../core/errors.ts';
 import type { InteractiveShell, Sandbox, SandboxEvent } from '../sandbox/sandbox.ts';
 import { LineEditor } from './line-editor.ts';
+import { readTabValue, writeTabValue } from './tab-session.ts';
 import { dropTerminalQueries } from './terminal-queries.ts';
 
 export interface TerminalProps {
@@ -65,6 +67,54 @@ function showAgentRuns(term: XTerm, sandbox: Sandbox, redraw: () => string): () 
   // Runs from before the terminal opened first, then the new ones as they come.
   for (const e of sandbox.recentEvents()) show(e);
   return sandbox.onEvent(show);
+}
+
+/** Where the terminal's screen is kept across a reload (the tab's sessionStorage), and how much of it. */
+const KEPT = 'terminal-screen';
+const KEPT_ROWS = 1000;
+const KEPT_MAX_CHARS = 300_000;
+/** Writes settle this long before the screen is kept again. */
+const KEEP_DEBOUNCE_MS = 400;
+
+/**
+ * The sandbox of the page's first terminal: only its terminal shows the kept screen (a terminal of
+ * another sandbox, chosen later, starts clean). A terminal made again for it (React's development
+ * double effects) shows it again.
+ */
+let keptFor: Sandbox | undefined;
+
+/**
+ * Keeps what the terminal shows (its last KEPT_ROWS rows, serialized with their colours) in the tab, and
+ * shows it again when the terminal opens after a reload: what the user ran there is not lost. Returns
+ * the cleanup.
+ */
+function keepAcrossReloads(term: XTerm, sandbox: Sandbox): () => void {
+  const serialize = new SerializeAddon();
+  term.loadAddon(serialize);
+  keptFor ??= sandbox;
+  const kept = keptFor === sandbox ? readTabValue(KEPT) : undefined;
+  if (kept)
+    term.write(`${kept}\r\n${DIM}── the page was reloaded: the lines above are from before ──${RESET}\r\n`);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const keep = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    let screen = serialize.serialize({ scrollback: KEPT_ROWS });
+    if (screen.length > KEPT_MAX_CHARS) screen = serialize.serialize({ scrollback: 100 });
+    if (screen.length <= KEPT_MAX_CHARS) writeTabValue(KEPT, screen);
+  };
+  const written = term.onWriteParsed(() => {
+    clearTimeout(timer);
+    timer = setTimeout(keep, KEEP_DEBOUNCE_MS);
+  });
+  const flush = () => timer !== undefined && keep();
+  addEventListener('pagehide', flush);
+  return () => {
+    removeEventListener('pagehide', flush);
+    written.dispose();
+    // Not kept now: a terminal closed before its writes settled would keep less than it showed.
+    clearTimeout(timer);
+  };
 }
 
 /** The terminal's own shell session (the agent's `cd` and the user's never move each other). */
@@ -240,6 +290,7 @@ export function Terminal({ sandbox, autoFocus = false, theme = 'system' }: Termi
     refit();
     const observer = new ResizeObserver(refit);
     observer.observe(el);
+    const unkeep = keepAcrossReloads(term, sandbox);
     const detach = sandbox.openShell
       ? attachShell(term, sandbox, sandbox.openShell.bind(sandbox))
       : attachLineEditor(term, sandbox);
@@ -248,6 +299,7 @@ export function Terminal({ sandbox, autoFocus = false, theme = 'system' }: Termi
     return () => {
       observer.disconnect();
       detach();
+      unkeep();
       term.dispose();
       termRef.current = null;
       setMode('starting');
