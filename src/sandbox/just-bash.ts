@@ -330,6 +330,16 @@ class JustBashSandbox implements Sandbox {
     }
   }
 
+  async existsAnywhere(path: string): Promise<boolean> {
+    if (!path.startsWith('/') || path.includes('\0')) return false;
+    try {
+      await this.bash.fs.lstat(normalizePath(path));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async exists(path: string): Promise<boolean> {
     const abs = await this.contained(path, false);
     try {

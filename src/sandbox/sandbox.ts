@@ -183,6 +183,12 @@ export interface Sandbox {
   rename(from: string, to: string): Promise<void>;
   exists(path: string): Promise<boolean>;
   /**
+   * Whether anything (a file, a directory, a link) is at an absolute path, inside the workspace or not:
+   * for the permission engine, which must know the programs a shell would find on PATH (npm puts every
+   * node_modules/.bin up to `/` first). Optional: without it such a path counts as unknown.
+   */
+  existsAnywhere?(path: string): Promise<boolean>;
+  /**
    * Where `path` leads once every symlink on it is followed (absolute). A path that does not exist
    * resolves through its nearest existing parent (`link/new.txt` → `<target>/new.txt`). Unlike the other
    * methods it does not refuse a real path outside the workspace: the permission engine matches deny

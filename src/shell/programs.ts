@@ -395,6 +395,11 @@ function nameBuiltinFacts(name: string, args: readonly ShellWord[]): ProgramFact
   return out;
 }
 
+/** True when the analysis knows what the program `name` does (it has a reader or a spec for it). */
+export function isKnownProgram(name: string): boolean {
+  return !programFacts([{ text: name, dynamic: false, glob: false }]).unknown;
+}
+
 /**
  * What a program (quote-removed words, program first, wrappers already removed) does with its
  * arguments. Never throws.

@@ -93,6 +93,9 @@ function permissionContext(options: CanUseToolOptions, ctx: ToolUseContext): Per
       : {}),
     exists: (abs: string) => sandbox.exists(abs),
     readFile: (abs: string) => sandbox.readFile(abs),
+    ...(sandbox.existsAnywhere
+      ? { existsAnywhere: (abs: string) => sandbox.existsAnywhere?.(abs) ?? Promise.resolve(true) }
+      : {}),
     isDirectory: async (abs: string) =>
       (await sandbox.exists(abs)) && (await sandbox.stat(abs)).type === 'directory',
     // A background process may add a link below a tree between the check and the run: none is listed.

@@ -85,9 +85,11 @@ function safetyProblem(matcher: PermissionMatcher | undefined, env: PathEnv): st
     return null;
   }
   if (matcher?.kind !== 'bash') return null;
-  if (env.realIncomplete && matcher.commands.some((c) => c.paths.some((p) => p.access !== 'read')))
+  // The package scripts npm runs write as the line's own commands do.
+  const commands = matcher.runs?.length ? [...matcher.commands, ...matcher.runs] : matcher.commands;
+  if (env.realIncomplete && commands.some((c) => c.paths.some((p) => p.access !== 'read')))
     return 'The command writes through more paths than can be followed to where they lead, one of which could be a protected file.';
-  for (const command of matcher.commands) {
+  for (const command of commands) {
     for (const ref of command.paths) {
       if (ref.access === 'read') continue;
       const paths = resolveRef(env, ref);

@@ -1,80 +1,82 @@
 /**
  * The package scripts an `npm` command runs (`npm test`, `npm run build`, `npm install`'s lifecycle
- * scripts): shell code in package.json, which the line does not show. The sandbox's npm runs them through
- * its shell, so a deny rule must see them: each is read from the package.json the command would use, as
- * the sandbox holds it when the call is checked, and analysed like `bash -c` text in the package's
- * folder. The union of all of a package's scripts is taken (which of them run depends on the command, and
- * a script may `npm run` another). A command whose scripts cannot be known (the line itself may write
- * package.json, npm is pointed elsewhere, the file cannot be read) runs code the analysis cannot see.
+ * scripts, `npm exec -c`): shell code in package.json, which the line does not show. The sandbox's npm
+ * runs them through its shell, so deny and ask rules, and the protected paths, must see them. The command
+ * line is read with the sandbox npm's own parser and command table (src/shell/npm-args.ts); the scripts
+ * that command runs (with their pre and post scripts, the implicit ones npm adds, and the arguments npm
+ * appends) are read from the package.json it would use, as the sandbox holds it when the call is checked,
+ * and analysed like `bash -c` text in the package's folder; a script that runs npm again is followed.
+ * A command whose scripts cannot be known (the line may write package.json first, npm is pointed at
+ * another package, a script's program may be a file in node_modules/.bin, which npm puts first on PATH)
+ * runs code the analysis cannot see.
  */
-import { analyzeShell, type ShellAnalysis, type ShellCommand } from '../../shell/index.ts';
+import {
+  analyzeShell,
+  isCodeVariable,
+  isKnownProgram,
+  NPM_COMMANDS,
+  parseNpmArgs,
+  ROOT_INSTALL_EVENTS,
+  type ShellAnalysis,
+  type ShellCommand,
+} from '../../shell/index.ts';
 import { isInside, resolvePath } from './paths.ts';
 import { candidateCwds, type PathEnv, resolveRef } from './subjects.ts';
 import type { PermissionContext } from './types.ts';
 
-/** npm commands that run no script of the package (`exec`/`init` run a package's bin, as `npx` does). */
-const SCRIPT_FREE = new Set([
-  'ls',
-  'list',
-  'll',
-  'la',
-  'view',
-  'info',
-  'show',
-  'v',
-  'search',
-  'find',
-  'config',
-  'c',
-  'get',
-  'set',
-  'help',
-  'help-search',
-  'outdated',
-  'audit',
-  'doctor',
-  'whoami',
-  'ping',
-  'prefix',
-  'root',
-  'bin',
-  'explain',
-  'why',
-  'fund',
-  'query',
-  'cache',
-  'docs',
-  'home',
-  'bugs',
-  'repo',
-  'completion',
-  'sbom',
-  'exec',
-  'x',
-  'init',
-  'create',
-  'innit',
-]);
-/** Options that make npm use another package (its scripts are not the ones read here). */
-const ELSEWHERE = /^(--prefix|-C|--workspaces?|-w|-ws|--include-workspace-root|--global|-g)(=|$)/;
-/** Most scripts analysed per package, and the longest one (a package with more runs unseen code). */
+/** Flags that make npm use another package than the nearest package.json's (its scripts are not read). */
+const ELSEWHERE = ['prefix', 'workspace', 'workspaces', 'include-workspace-root', 'global'];
+/** Most scripts analysed per line, the longest one, and how deep scripts that run npm are followed. */
 const MAX_SCRIPTS = 64;
 const MAX_SCRIPT_CHARS = 8000;
+const MAX_DEPTH = 4;
 
-const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** Quoted for sh as npm quotes the arguments it appends to a script. */
+const shQuote = (s: string) => (s !== '' && /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/** The npm command of `c` (program `npm`), its first operand (the npm command) and whether it points elsewhere. */
-function npmCommand(c: ShellCommand): { sub: string | null; elsewhere: boolean } | null {
-  const [program, ...args] = c.words;
+/** What one npm command runs: script events (the first one given `args`), or a `--call` line. */
+interface NpmRun {
+  events: string[];
+  args: string[];
+  call?: string;
+  elsewhere: boolean;
+}
+
+/** The scripts `c` runs when its program is npm; null when it is no npm command that runs any. */
+function npmRun(c: ShellCommand): NpmRun | 'unknown' | null {
+  const [program, ...words] = c.words;
   if (!program || program.dynamic || program.text.split('/').pop() !== 'npm') return null;
-  let sub: string | null = null;
-  let elsewhere = false;
-  for (const w of args) {
-    if (w.dynamic) return { sub: null, elsewhere: true };
-    if (ELSEWHERE.test(w.text)) elsewhere = true;
-    if (sub === null && !w.text.startsWith('-')) sub = w.text;
+  if (words.some((w) => w.dynamic)) return 'unknown';
+  const parsed = parseNpmArgs(words.map((w) => w.text));
+  const elsewhere = ELSEWHERE.some((f) => parsed.flags.has(f) && parsed.flags.get(f) !== false);
+  const [word, ...rest] = parsed.positionals;
+  const command = word === undefined ? undefined : NPM_COMMANDS[word];
+  const around = (e: string) => [e, `pre${e}`, `post${e}`];
+  const passed = parsed.passthrough;
+  switch (command) {
+    case 'run':
+      return rest.length ? { events: around(rest[0]), args: [...rest.slice(1), ...passed], elsewhere } : null;
+    case 'test':
+    case 'start':
+    case 'stop':
+      return { events: around(command), args: [...rest, ...passed], elsewhere };
+    case 'restart':
+      return { events: [...around('restart'), ...around('stop'), ...around('start')], args: [], elsewhere };
+    case 'install':
+    case 'ci':
+    case 'uninstall':
+      return { events: [...ROOT_INSTALL_EVENTS], args: [], elsewhere };
+    case 'install-test':
+    case 'install-ci-test':
+      return { events: [...ROOT_INSTALL_EVENTS, ...around('test')], args: [], elsewhere };
+    case 'exec': {
+      const call = parsed.flags.get('call');
+      return typeof call === 'string' ? { events: [], args: [], call, elsewhere } : null;
+    }
+    default:
+      // No command (usage), one npm refuses, or one that runs no script of the package (ls, init...).
+      return null;
   }
-  return { sub, elsewhere };
 }
 
 /** Where the package.json npm would use is, for a command run in `cwd`: the nearest one up. */
@@ -100,78 +102,152 @@ function lineMayWrite(a: ShellAnalysis, file: string, env: PathEnv): boolean {
   );
 }
 
+/** The `node_modules/.bin` folders npm puts first on a script's PATH, nearest first. */
+const binDirs = (dir: string): string[] => {
+  const out: string[] = [];
+  for (let d = dir; ; d = d.slice(0, d.lastIndexOf('/')) || '/') {
+    out.push(d === '/' ? '/node_modules/.bin' : `${d}/node_modules/.bin`);
+    if (d === '/') return out;
+  }
+};
+
 export interface NpmScripts {
   /** Commands of the line that run scripts no one can know, by index, with why. */
   unseen: Map<number, string>;
-  /** The commands the scripts run (deny and ask rules apply to them as to the line's own). */
+  /** The commands the scripts run (rules and protected paths apply to them as to the line's own). */
   runs: ShellCommand[];
 }
 
-/** The scripts the line's npm commands run (see the module comment). Never throws. */
-export async function npmScripts(
-  a: ShellAnalysis,
-  env: PathEnv,
-  ctx: Pick<PermissionContext, 'exists' | 'readFile'>,
-): Promise<NpmScripts> {
-  const unseen = new Map<number, string>();
-  const runs: ShellCommand[] = [];
-  const read = new Set<string>();
-  for (const [k, c] of a.commands.entries()) {
-    const npm = npmCommand(c);
-    if (!npm || (npm.sub !== null && SCRIPT_FREE.has(npm.sub))) continue;
-    const why = await scriptsOf(a, c, npm.elsewhere, env, ctx, read, runs);
-    if (why) unseen.set(k, why);
-  }
-  return { unseen, runs };
+type Ctx = Pick<PermissionContext, 'exists' | 'existsAnywhere' | 'readFile'>;
+
+interface Walk {
+  line: ShellAnalysis;
+  env: PathEnv;
+  ctx: Ctx;
+  runs: ShellCommand[];
+  /** Scripts analysed so far (a script that runs npm again is followed once). */
+  seen: Set<string>;
 }
 
-async function scriptsOf(
-  a: ShellAnalysis,
-  c: ShellCommand,
-  elsewhere: boolean,
-  env: PathEnv,
-  ctx: Pick<PermissionContext, 'exists' | 'readFile'>,
-  read: Set<string>,
-  runs: ShellCommand[],
-): Promise<string | null> {
-  const { exists, readFile } = ctx;
-  if (elsewhere) return 'npm runs the scripts of a package the command names at run time or elsewhere';
-  const cwds = candidateCwds(env, c.cdTrail === undefined ? [] : c.cdTrail);
+/** The scripts the line's npm commands run (see the module comment). Never throws. */
+export async function npmScripts(a: ShellAnalysis, env: PathEnv, ctx: Ctx): Promise<NpmScripts> {
+  const unseen = new Map<number, string>();
+  const walk: Walk = { line: a, env, ctx, runs: [], seen: new Set() };
+  // Scripts are read with the session's HOME, PATH and CDPATH: a line that sets one (or a variable that
+  // makes programs run more code) before npm runs them leaves their meaning unknown.
+  const sets =
+    a.assigns === 'any'
+      ? 'variables'
+      : a.assigns.find((n) => n === 'HOME' || n === 'PATH' || n === 'CDPATH' || isCodeVariable(n));
+  for (const [k, c] of a.commands.entries()) {
+    let why: string | null;
+    try {
+      why =
+        sets && npmRun(c) !== null
+          ? `the line sets ${sets}, which the scripts npm runs read`
+          : await scriptsOf(walk, c, 0);
+    } catch {
+      why = 'npm runs package scripts the analysis cannot read here';
+    }
+    if (why) unseen.set(k, why);
+  }
+  return { unseen, runs: walk.runs };
+}
+
+/** Adds what `c` runs to `walk.runs`; returns why it runs unseen code, or null. */
+async function scriptsOf(walk: Walk, c: ShellCommand, depth: number): Promise<string | null> {
+  const run = npmRun(c);
+  if (run === null) return null;
+  if (run === 'unknown') return 'npm is given words only known at run time';
+  if (run.elsewhere) return 'npm runs the scripts of another package than the nearest package.json';
+  if (depth >= MAX_DEPTH) return 'npm runs scripts that run npm again, deeper than the analysis follows';
+  const { exists, readFile } = walk.ctx;
+  const cwds = candidateCwds(walk.env, c.cdTrail === undefined ? [] : c.cdTrail);
   if (cwds === null || !exists || !readFile) return 'npm runs package scripts the analysis cannot read here';
   for (const cwd of cwds) {
-    let file: string | null;
-    let text: string;
-    try {
-      file = await packageFile(resolvePath('/', cwd, env.home), exists);
-      if (file === null || read.has(file)) continue;
-      if (lineMayWrite(a, file, env))
-        return `npm runs the scripts of ${file}, which the line may change first`;
-      text = await readFile(file);
-    } catch {
-      return 'npm runs package scripts the analysis cannot read here';
-    }
-    read.add(file);
-    let scripts: unknown;
-    try {
-      scripts = (JSON.parse(text) as { scripts?: unknown } | null)?.scripts;
-    } catch {
-      // npm refuses a package.json it cannot parse: it runs nothing.
-      continue;
-    }
-    if (!scripts || typeof scripts !== 'object') continue;
-    const entries = Object.entries(scripts).filter((e): e is [string, string] => typeof e[1] === 'string');
-    if (entries.length > MAX_SCRIPTS || entries.some(([, s]) => s.length > MAX_SCRIPT_CHARS))
-      return `npm runs more scripts of ${file} than the analysis reads`;
+    const file = await packageFile(resolvePath('/', cwd, walk.env.home), exists);
+    if (file === null) continue;
+    if (lineMayWrite(walk.line, file, walk.env))
+      return `npm runs the scripts of ${file}, which the line may change first`;
     const dir = file.slice(0, file.lastIndexOf('/')) || '/';
-    for (const [name, script] of entries) {
-      // npm runs a script in the package's folder.
-      const analysis = await analyzeShell(`cd ${shQuote(dir)} && ${script}`);
-      if (!analysis.parsed)
-        return `the ${name} script of ${file} cannot be read: ${analysis.parseError ?? 'parse error'}`;
-      // Messages name the script the command comes from.
-      for (const run of analysis.commands)
-        runs.push({ ...run, source: `${run.source} (the ${name} script of ${file}, which npm runs)` });
+    const texts: [string, string][] = [];
+    if (run.call !== undefined) texts.push(['--call', run.call]);
+    let scripts: Record<string, unknown> = {};
+    try {
+      const pkg = JSON.parse(await readFile(file)) as { scripts?: unknown } | null;
+      if (pkg?.scripts && typeof pkg.scripts === 'object') scripts = pkg.scripts as Record<string, unknown>;
+    } catch {
+      // npm refuses a package.json it cannot parse: it runs no script.
+      if (run.call === undefined) continue;
     }
+    // The scripts npm adds where package.json has none (src/runtimes/npm/scripts.ts runScript).
+    const implicit: Record<string, string> = {
+      restart: 'npm stop --if-present && npm start',
+      ...(run.events.includes('start') && (await exists(`${dir}/server.js`))
+        ? { start: 'node server.js' }
+        : {}),
+    };
+    for (const [i, event] of run.events.entries()) {
+      const own = scripts[event];
+      const text = typeof own === 'string' ? own : own === undefined ? implicit[event] : undefined;
+      if (text === undefined) continue;
+      // npm appends the command's arguments to its script (not to the pre and post ones).
+      const args = i === 0 && run.args.length ? ` ${run.args.map(shQuote).join(' ')}` : '';
+      texts.push([event, `${text}${args}`]);
+    }
+    for (const [name, text] of texts) {
+      const key = `${dir}\n${text}`;
+      if (walk.seen.has(key)) continue;
+      walk.seen.add(key);
+      if (walk.seen.size > MAX_SCRIPTS || text.length > MAX_SCRIPT_CHARS)
+        return `npm runs more scripts of ${file} than the analysis reads`;
+      const why = await scriptText(walk, file, dir, name, text, depth);
+      if (why) return why;
+    }
+  }
+  return null;
+}
+
+/** Analyses one script as npm runs it in `dir`; returns why it runs unseen code, or null. */
+async function scriptText(
+  walk: Walk,
+  file: string,
+  dir: string,
+  name: string,
+  text: string,
+  depth: number,
+): Promise<string | null> {
+  // On a line of its own after the cd: the script's own `a || b` binds as it would in npm's shell.
+  const analysis = await analyzeShell(`cd ${shQuote(dir)}\n${text}`);
+  if (!analysis.parsed)
+    return `the ${name} script of ${file} cannot be read: ${analysis.parseError ?? 'parse error'}`;
+  const { exists, existsAnywhere } = walk.ctx;
+  /** Whether a file is there; null where the sandbox cannot tell (outside the workspace, say). */
+  const there = async (abs: string): Promise<boolean | null> => {
+    try {
+      return await (existsAnywhere ?? exists ?? (async () => null))(abs);
+    } catch {
+      return null;
+    }
+  };
+  for (const command of analysis.commands) {
+    // Messages name the script the command comes from.
+    walk.runs.push({
+      ...command,
+      source: `${command.source} (the ${name} script of ${file}, which npm runs)`,
+    });
+    const program = command.words[0];
+    if (command.usesPath && program && !program.dynamic && isKnownProgram(program.text)) {
+      // npm puts every node_modules/.bin from the package up first on PATH: a file there named like a
+      // program the analysis knows (ls, cat) runs instead of it.
+      for (const bin of binDirs(dir)) {
+        const found = await there(`${bin}/${program.text}`);
+        if (found !== false)
+          return `the ${name} script of ${file} may run ${bin}/${program.text}, code the analysis cannot see`;
+      }
+    }
+    const nested = await scriptsOf(walk, command, depth + 1);
+    if (nested) return nested;
   }
   return null;
 }

@@ -64,6 +64,8 @@ export interface PermissionContext {
    * scripts npm would run; without it, an npm command that runs scripts runs code the analysis cannot see.
    */
   readFile?: (abs: string) => Promise<string>;
+  /** Whether anything is at an absolute path, in the workspace or not (the sandbox's existsAnywhere). */
+  existsAnywhere?: (abs: string) => Promise<boolean>;
   /**
    * The shell session Bash commands run in (the sandbox's shellState): its cwd and the variables it
    * carries (HOME, CDPATH, PATH, BASH_ENV). Without it, `~` is `home` and the session is assumed plain.

@@ -3,6 +3,7 @@
  * command's arguments and a host (host.ts) and resolves with the exit code; errors are printed as npm
  * prints them (`npm error …` on stderr) and never thrown.
  */
+import { NPM_COMMANDS } from '../../shell/npm-args.ts';
 import { flag, loadConfig, type ParsedArgs, parseArgs, stringFlag } from './config.ts';
 import { NODE_VERSION, NPM_VERSION } from './constants.ts';
 import { NpmError, printError } from './errors.ts';
@@ -15,59 +16,6 @@ import { findProjectRoot, packageId, readPackageJson } from './project.ts';
 import { listScripts, runScript, type ScriptContext } from './scripts.ts';
 
 export type { NpmHost } from './host.ts';
-
-const COMMANDS: Record<string, string> = {
-  run: 'run',
-  'run-script': 'run',
-  rum: 'run',
-  urn: 'run',
-  test: 'test',
-  t: 'test',
-  tst: 'test',
-  start: 'start',
-  stop: 'stop',
-  restart: 'restart',
-  install: 'install',
-  i: 'install',
-  in: 'install',
-  ins: 'install',
-  inst: 'install',
-  insta: 'install',
-  instal: 'install',
-  isnt: 'install',
-  isnta: 'install',
-  isntal: 'install',
-  isntall: 'install',
-  add: 'install',
-  ci: 'ci',
-  'clean-install': 'ci',
-  ic: 'ci',
-  'install-clean': 'ci',
-  'isntall-clean': 'ci',
-  'install-test': 'install-test',
-  it: 'install-test',
-  'install-ci-test': 'install-ci-test',
-  cit: 'install-ci-test',
-  uninstall: 'uninstall',
-  un: 'uninstall',
-  unlink: 'uninstall',
-  remove: 'uninstall',
-  rm: 'uninstall',
-  r: 'uninstall',
-  exec: 'exec',
-  x: 'exec',
-  ls: 'ls',
-  list: 'ls',
-  la: 'ls',
-  ll: 'ls',
-  init: 'init',
-  create: 'init',
-  innit: 'init',
-  help: 'help',
-  version: 'version',
-  prefix: 'prefix',
-  root: 'root',
-};
 
 /** What `npm help` (and `npm` alone) prints. */
 export const USAGE = `npm <command>
@@ -122,7 +70,7 @@ async function dispatch(run: Run): Promise<number> {
     host.stdout(USAGE);
     return flag(args, 'usage') ? 0 : 1;
   }
-  const command = COMMANDS[word];
+  const command = NPM_COMMANDS[word];
   if (!command) {
     throw new NpmError('EUNKNOWNCOMMAND', [
       `Unknown command: "${word}"`,

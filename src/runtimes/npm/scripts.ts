@@ -258,13 +258,4 @@ export function listScripts(pkg: Record<string, unknown>): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Lifecycle scripts of the project itself, run after `npm install` / `npm ci` (not for `npm i <name>`). */
-export const ROOT_INSTALL_EVENTS = [
-  'preinstall',
-  'install',
-  'postinstall',
-  'prepublish',
-  'preprepare',
-  'prepare',
-  'postprepare',
-];
+export { ROOT_INSTALL_EVENTS } from '../../shell/npm-args.ts';

@@ -223,7 +223,7 @@ describe('npm commands that run package scripts', () => {
   });
 
   it('an allow rule for the npm command covers its scripts (deny rules still meet them)', async () => {
-    const before = { setup: [pkg({ test: 'echo tested', lint: 'rm -rf dist' })] };
+    const before = { setup: [pkg({ test: 'echo tested', posttest: 'rm -rf dist' })] };
     const rules = { allow: ['Bash(npm test:*)'], deny: ['Bash(curl *)'] };
     expect(await decisionOf('npm test', 'default', rules, before)).toBe('allow');
     expect(await decisionOf('npm test', 'default', { ...rules, deny: ['Bash(rm:*)'] }, before)).toBe('deny');
@@ -261,5 +261,18 @@ describe("just-bash's own /dev files", () => {
     const relink = 'ln -sf /home/user/project/config/prod.env /dev/null; echo x > /dev/null';
     expect(await decisionOf(relink, 'bypassPermissions', rules)).toBe('deny');
     expect(await decisionOf('{ ls; } 2>/dev/null', 'plan', rules)).toBe('allow');
+  });
+});
+
+describe('npm runs the scripts of its command only', () => {
+  it('a clean script a deny rule names does not stop npm test, which does not run it', async () => {
+    const before = {
+      setup: [
+        `echo '${JSON.stringify({ name: 'demo', scripts: { clean: 'rm -rf dist', test: 'echo tested' } })}' > package.json`,
+      ],
+    };
+    const rules = { deny: ['Bash(rm:*)'] };
+    expect(await decisionOf('npm test', 'bypassPermissions', rules, before)).toBe('allow');
+    expect(await decisionOf('npm run clean', 'bypassPermissions', rules, before)).toBe('deny');
   });
 });
