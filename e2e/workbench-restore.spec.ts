@@ -254,3 +254,51 @@ test('the terminal shows what ran in it before a reload, marked as from before, 
   await page.keyboard.press('Enter');
   await expect.poll(terminalText, { timeout: 20_000 }).toMatch(/^AFTER-2$/m);
 });
+
+test('a sub-agent the reload stopped: the model gets what it said and ran, with the output so far', async ({
+  page,
+}) => {
+  await start(page);
+  await allowEverything(page);
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_ag',
+          name: 'Agent',
+          input: { description: 'count ticks', prompt: 'Run the ticker.' },
+        },
+      ],
+    },
+    {
+      content: [
+        { type: 'text', text: 'Sub: starting the ticker.' },
+        {
+          type: 'tool_use',
+          id: 'toolu_subb',
+          name: 'Bash',
+          input: { command: 'for i in 1 2 3 4 5 6 7 8; do echo subtick $i; sleep 0.5; done' },
+        },
+      ],
+    },
+  ]);
+  await sendPrompt(page, 'use a sub-agent');
+  await expect(page.getByTestId('subagent-transcript')).toBeVisible();
+  await expect
+    .poll(async () => (await page.getByTestId('transcript').textContent()) ?? '', { timeout: 15_000 })
+    .toContain('subtick 2');
+  await page.reload();
+  await expect(page.getByTestId('user-message')).toHaveText('use a sub-agent');
+  api.script([{ content: [{ type: 'text', text: 'Noted.' }] }]);
+  await sendPrompt(page, 'next');
+  await waitIdle(page);
+  const result = toolResultFor(api.requests[api.requests.length - 1], 'toolu_ag');
+  expect(result?.is_error).toBe(true);
+  const text = resultText(result ?? {});
+  expect(text).toContain('reloaded');
+  expect(text).toContain('Sub: starting the ticker.');
+  expect(text).toContain('Called Bash');
+  expect(text).toContain('subtick 1\nsubtick 2');
+  expect(text).not.toContain('subtick 8');
+});

@@ -383,17 +383,49 @@ function withOutputSoFar(messages: MessageParam[], items: readonly TranscriptIte
   let out = messages;
   for (const item of items) {
     if (item.kind !== 'tool' || item.card.result) continue;
-    const shown = item.card.progress;
+    const shown = item.card.subagent
+      ? subagentSoFar(item.card.subagent.transcript.items, 0)
+      : item.card.progress;
     if (!shown.trim()) continue;
     const tail = shown.length > OUTPUT_SO_FAR_CHARS ? `…${shown.slice(-OUTPUT_SO_FAR_CHARS)}` : shown;
     out = withToolResult(out, {
       type: 'tool_result',
       tool_use_id: item.card.toolUseId,
       is_error: true,
-      content: `The page was reloaded while this call ran, which stopped it before it finished. Its output so far:\n${tail}`,
+      content: item.card.subagent
+        ? `The page was reloaded while this sub-agent worked, which stopped it before it finished. What it had done so far (its tool calls ran; running it again repeats them):\n${tail}`
+        : `The page was reloaded while this call ran, which stopped it before it finished. Its output so far:\n${tail}`,
     });
   }
   return out;
+}
+
+/** Most characters of one tool call's input and of its output in a sub-agent's account. */
+const SUBAGENT_PART_CHARS = 2000;
+const cut = (s: string) => (s.length > SUBAGENT_PART_CHARS ? `${s.slice(0, SUBAGENT_PART_CHARS)}…` : s);
+
+/**
+ * What a sub-agent cut off by a reload had shown: its text, and each tool call with its input and its
+ * result (or the output it printed before it stopped), nested sub-agents indented.
+ */
+function subagentSoFar(items: readonly TranscriptItem[], depth: number): string {
+  const pad = '  '.repeat(depth);
+  const lines: string[] = [];
+  for (const item of items) {
+    if (item.kind === 'assistant-text' && item.text.trim())
+      lines.push(`${pad}Said: ${cut(item.text.trim())}`);
+    if (item.kind !== 'tool') continue;
+    const { card } = item;
+    const input = card.input === undefined ? card.inputJson : JSON.stringify(card.input);
+    lines.push(`${pad}Called ${card.name} ${cut(input)}`);
+    if (card.subagent) lines.push(subagentSoFar(card.subagent.transcript.items, depth + 1));
+    else if (card.result)
+      lines.push(`${pad}  ${card.result.isError ? 'Error' : 'Result'}: ${cut(card.result.content)}`);
+    else if (card.progress.trim())
+      lines.push(`${pad}  Stopped by the reload; its output so far: ${cut(card.progress)}`);
+    else lines.push(`${pad}  Stopped by the reload before it printed anything.`);
+  }
+  return lines.filter((l) => l.trim()).join('\n');
 }
 
 /**
