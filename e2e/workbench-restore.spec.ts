@@ -302,3 +302,55 @@ test('a sub-agent the reload stopped: the model gets what it said and ran, with 
   expect(text).toContain('subtick 1\nsubtick 2');
   expect(text).not.toContain('subtick 8');
 });
+
+test('answers sent to AskUserQuestion the instant before a reload reach the model and show on the card', async ({
+  page,
+}) => {
+  await start(page);
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_ask',
+          name: 'AskUserQuestion',
+          input: {
+            questions: [
+              {
+                question: 'Which colour?',
+                header: 'Colour',
+                multiSelect: false,
+                options: [
+                  { label: 'Red', description: 'warm' },
+                  { label: 'Blue', description: 'cool' },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    },
+    { chunkDelayMs: 300, content: [{ type: 'text', text: 'Red it is, and I go on talking. '.repeat(5) }] },
+  ]);
+  await sendPrompt(page, 'ask me');
+  await expect(page.getByTestId('question-card')).toBeVisible();
+  await page.getByTestId('question-option').first().click();
+  // The reload starts in the same task as the click that sends the answers: nothing has been saved yet.
+  await page.evaluate(() =>
+    window.addEventListener('click', () => setTimeout(() => location.reload(), 0), {
+      once: true,
+      capture: true,
+    }),
+  );
+  const loaded = page.waitForEvent('load');
+  await page.getByTestId('question-submit').click();
+  await loaded;
+  await expect(page.getByTestId('user-message')).toHaveText('ask me');
+  await expect(toolCard(page, 'toolu_ask')).toHaveAttribute('data-status', 'done');
+  api.script([{ content: [{ type: 'text', text: 'Red, then.' }] }]);
+  await sendPrompt(page, 'next');
+  await waitIdle(page);
+  const result = toolResultFor(api.requests[api.requests.length - 1], 'toolu_ask');
+  expect(result?.is_error ?? false).toBe(false);
+  expect(resultText(result ?? {})).toContain('Which colour?\n  Answer: Red');
+});

@@ -6,6 +6,7 @@
  */
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import type { PermissionAnswer } from '../core/events.ts';
+import { keepAnswers } from './kept-answers.ts';
 import type { ToolCardState } from './transcript-state.ts';
 import './agent-tools.css';
 
@@ -80,6 +81,7 @@ export function AskUserQuestionCard({ card }: { card: ToolCardState }) {
   const submit = () => {
     if (!complete) return;
     const byQuestion = Object.fromEntries(questions.map((q, i) => [q.question, answers[i]]));
+    keepAnswers(card.toolUseId, byQuestion);
     respond(
       {
         decision: 'allow-once',

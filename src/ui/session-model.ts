@@ -30,6 +30,7 @@ import {
 } from '../agent/sessions-store.ts';
 import type { AgentSession, SessionEvent } from '../agent/types.ts';
 import type { MessageParam, ToolResultBlockParam } from '../core/messages.ts';
+import type { KeptAnswers } from './kept-answers.ts';
 import { storageProblem } from './storage-errors.ts';
 import { fromStoredView, itemsFromMessages, toStoredView } from './stored-view.ts';
 import {
@@ -379,10 +380,23 @@ export const OUTPUT_SO_FAR_CHARS = 30_000;
  * output (a Bash command's lines so far): the model is told it was stopped and what it printed, as when
  * Esc stops it, rather than that it never completed (it ran partway: running it again repeats that).
  */
-function withOutputSoFar(messages: MessageParam[], items: readonly TranscriptItem[]): MessageParam[] {
+function withOutputSoFar(
+  messages: MessageParam[],
+  items: readonly TranscriptItem[],
+  answers: KeptAnswers,
+): MessageParam[] {
   let out = messages;
   for (const item of items) {
     if (item.kind !== 'tool' || item.card.result) continue;
+    const answered = item.card.name === 'AskUserQuestion' ? answers[item.card.toolUseId] : undefined;
+    if (answered) {
+      out = withToolResult(out, {
+        type: 'tool_result',
+        tool_use_id: item.card.toolUseId,
+        content: answeredText(answered),
+      });
+      continue;
+    }
     const shown = item.card.subagent
       ? subagentSoFar(item.card.subagent.transcript.items, 0)
       : item.card.progress;
@@ -398,6 +412,12 @@ function withOutputSoFar(messages: MessageParam[], items: readonly TranscriptIte
     });
   }
   return out;
+}
+
+/** Answers sent just before a reload, as the model reads answers (AskUserQuestion's result). */
+function answeredText(answers: Readonly<Record<string, string>>): string {
+  const lines = Object.entries(answers).map(([q, a]) => `- ${q}\n  Answer: ${a.trim() ? a : '(no answer)'}`);
+  return `The user answered your questions (just before the page was reloaded):\n${lines.join('\n')}\n\nCarry on with these answers in mind.`;
 }
 
 /** Most characters of one tool call's input and of its output in a sub-agent's account. */
@@ -432,7 +452,10 @@ function subagentSoFar(items: readonly TranscriptItem[], depth: number): string 
  * A saved session as the page opens it: a turn cut off by a reload is repaired (every tool_use answered,
  * the interrupt marker added) and its view ends with the turn interrupted.
  */
-export function restoreRecord(record: SessionRecord): {
+export function restoreRecord(
+  record: SessionRecord,
+  answers: KeptAnswers = {},
+): {
   rec: SessionRecord;
   transcript: TranscriptState;
   repaired: boolean;
@@ -442,11 +465,27 @@ export function restoreRecord(record: SessionRecord): {
   const rec: SessionRecord = repaired
     ? {
         ...record,
-        messages: repairInterruptedTranscript(withOutputSoFar(record.messages, stored ?? [])),
+        messages: repairInterruptedTranscript(withOutputSoFar(record.messages, stored ?? [], answers)),
         turnOpen: false,
       }
     : record;
-  const items = stored ?? itemsFromMessages(rec.messages);
+  // A card whose answers were sent just before the reload shows them as its result, as the model has them.
+  const items = (stored ?? itemsFromMessages(rec.messages)).map((item) => {
+    const answered =
+      repaired && item.kind === 'tool' && !item.card.result && item.card.name === 'AskUserQuestion'
+        ? answers[item.card.toolUseId]
+        : undefined;
+    return answered && item.kind === 'tool'
+      ? {
+          ...item,
+          card: {
+            ...item.card,
+            status: 'done' as const,
+            result: { isError: false, content: answeredText(answered), durationMs: 0 },
+          },
+        }
+      : item;
+  });
   const transcript = reduceTranscript(initialTranscript, {
     type: 'local-restore',
     items,

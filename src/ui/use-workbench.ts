@@ -19,6 +19,7 @@ import { messageOf } from '../core/errors.ts';
 import { createDefaultStore } from '../core/storage.ts';
 import { loadAgentModule, PLACEHOLDER_SETTINGS } from './agent-module.ts';
 import { shellRunsSinceLastPrompt } from './habits-state.ts';
+import { readKeptAnswers } from './kept-answers.ts';
 import { acquireSessionLock, type SessionLock } from './session-lock.ts';
 import {
   createSessionModel,
@@ -163,7 +164,7 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         lock.release();
         return;
       }
-      const { rec, transcript, repaired } = restoreRecord(record);
+      const { rec, transcript, repaired } = restoreRecord(record, readKeptAnswers());
       agent.loadTranscript(rec.messages, shellRunsSinceLastPrompt(transcript.items));
       const model = createSessionModel({
         record: rec,
