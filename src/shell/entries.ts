@@ -20,6 +20,10 @@ export const copyScope = (s: Scope): Scope => ({
   ...(s.physical ? { physical: true } : {}),
 });
 
+/** Where a command `env -C DIR` starts runs from: DIR, from wherever the shell is (which stays). */
+export const chdirScope = (s: Scope, dir: ShellWord | undefined): Scope =>
+  dir ? { ...copyScope(s), cdTrail: dir.dynamic || !s.cdTrail ? null : [...s.cdTrail, dir.text] } : s;
+
 /** Applies `cd` / `pushd` / `popd` to the scope (`cd` alone goes HOME: `~`). */
 export function moveScope(scope: Scope, name: string, words: readonly ShellWord[]): void {
   const args = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.text));

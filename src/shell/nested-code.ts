@@ -5,7 +5,7 @@
  * makes the command opaque. The walker (walker.ts) owns the scope and the entries; this module decides what
  * of a command's words is code and from where it runs.
  */
-import { copyScope, type Scope } from './entries.ts';
+import { chdirScope, copyScope, type Scope } from './entries.ts';
 import { interpreterCode, SHELLS, shellInvocation } from './interpreters.ts';
 import type { RedirectIo } from './redirects.ts';
 import type { ShellWord } from './types.ts';
@@ -19,8 +19,11 @@ export interface NestedHost {
   inner(words: readonly ShellWord[], written: readonly ShellWord[], scope: Scope, depth: number): void;
   /** `alias NAME=BODY`: the name now runs BODY (null when the body is only known at run time). */
   defineAlias(name: string, body: string | null): void;
-  /** The line may set any variable (eval or source of text it does not show). */
-  assignsAnything(): void;
+  /**
+   * The line sets these variables, or may set any (eval or source of text it does not show, `env -i`):
+   * as its own assignments do, they change what `~` and program names mean (session.ts).
+   */
+  assign(names: readonly string[] | 'any'): void;
 }
 
 export interface NestedCode {
@@ -45,6 +48,8 @@ export function nestedCode(
   scope: Scope,
   depth: number,
 ): NestedCode {
+  // `env -C DIR sh -c …`: the code runs from DIR (a child's cd, not the shell's).
+  scope = chdirScope(scope, un.chdir);
   const name = inner[0] && !inner[0].dynamic ? inner[0].text : '';
   const out: NestedCode = { opaque: false, container: false, changesState: false, extraForms: [] };
   if (un.splitString) {
@@ -70,7 +75,7 @@ export function nestedCode(
     const args = inner.slice(inner[1]?.text === '--' && !inner[1].dynamic ? 2 : 1);
     if (args.some((w) => w.dynamic)) {
       out.opaque = true;
-      host.assignsAnything();
+      host.assign('any');
     } else {
       // eval runs in this shell: its cd and assignments count here.
       host.text(args.map((w) => w.text).join(' '), scope, depth);
@@ -78,7 +83,7 @@ export function nestedCode(
     }
   } else if (name === 'source' || name === '.') {
     out.opaque = true;
-    host.assignsAnything();
+    host.assign('any');
   } else if (name === 'trap') {
     // `trap -- ACTION SIGNALS`: after `--` the action may look like an option; `-` alone resets.
     const k = inner[1]?.text === '--' && !inner[1].dynamic ? 2 : 1;

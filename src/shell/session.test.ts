@@ -82,3 +82,57 @@ describe('the session gives a line its meaning', () => {
     }
   });
 });
+
+describe("variables a wrapper sets for the command are the line's, as prefix assignments are", () => {
+  it('env NAME=, -u NAME, -i and wrappers with an environment of their own leave HOME unknown', async () => {
+    for (const command of [
+      "HOME=/x bash -c 'cat ~/a'",
+      "env HOME=/x bash -c 'cat ~/a'",
+      "env -u HOME bash -c 'cat ~/a'",
+      "env -uHOME sh -c 'cat ~/a'",
+      "env --unset=HOME sh -c 'cat ~/a'",
+      "env -i bash -c 'cat ~/a'",
+      "env - bash -c 'cat ~/a'",
+      "env --ignore-environment bash -c 'cat ~/a'",
+      "timeout 5 env HOME=/x sh -c 'cat ~/a'",
+      "find . -exec env HOME=/x sh -c 'cat ~/a' \\;",
+      "sudo bash -c 'cat ~/a'",
+      "sudo HOME=/x bash -c 'cat ~/a'",
+      "su -c 'cat ~/a'",
+      "envdir ./e sh -c 'cat ~/a'",
+    ]) {
+      expect((await view(command)).home, command).toBeNull();
+    }
+    for (const command of ["env n=1 bash -c 'cat ~/a'", "env -C src sh -c 'cat ~/a'", 'nice cat ~/a']) {
+      expect((await view(command)).home, command).toBe('/home/user/project');
+    }
+  });
+
+  it('a PATH env sets makes the program names of the code it runs untrusted', async () => {
+    for (const command of [
+      'env PATH=/tmp/b bash -c ls',
+      'env -i PATH=/tmp/b bash -c ls',
+      'sudo bash -c ls',
+    ]) {
+      const ls = (await view(command)).analysis.commands.find((c) => c.words[0]?.text === 'ls');
+      expect(ls, command).toMatchObject({ readOnly: false, reason: 'the line changes PATH' });
+    }
+  });
+
+  it("sudo's NAME=value words are variables, and what follows them is the program", async () => {
+    const a = await analyzeShell("sudo HOME=/x LD_PRELOAD=/x.so bash -c 'ls'");
+    expect(a.assigns).toEqual('any');
+    const bash = a.commands.find((c) => c.words[0]?.text === 'bash');
+    expect(bash?.reason).toMatch(/LD_PRELOAD set for the command/);
+  });
+
+  it('the code a command started by env -C runs, runs from its directory', async () => {
+    for (const command of [
+      "env -C secrets sh -c 'cat key.pem'",
+      'find . -exec env -C secrets cat key.pem \\;',
+    ]) {
+      const cat = (await analyzeShell(command)).commands.find((c) => c.words[0]?.text === 'cat');
+      expect(cat?.paths[0]?.cdTrail, command).toEqual(['secrets']);
+    }
+  });
+});

@@ -41,12 +41,23 @@ export function isCodeVariable(name: string): boolean {
 }
 
 /**
- * Whether a variable is the script's own, which no shell feature and no program reads: a name with a
- * lowercase letter (bash's own variables and the environment's are upper case), other than the few
- * lowercase ones programs do read (`http_proxy`, `npm_config_*`) or bash does (`auto_resume`,
- * `histchars`). Setting one runs nothing; what its value holds is walked on its own.
+ * Upper-case variables that only pick a mode of the programs that read them: a node project's
+ * configuration (NODE_ENV), a CI run (CI), colour (NO_COLOR, FORCE_COLOR). None of the programs the
+ * analysis counts read-only reads them to run, open or find anything else; unlike HOME, PATH, CDPATH,
+ * IFS, LANG, TZ, POSIXLY_CORRECT and the like, which change what the code, files or options of a
+ * command mean (so an upper-case name is not plain unless it is listed here).
+ */
+const MODE_VARIABLES = new Set(['NODE_ENV', 'CI', 'NO_COLOR', 'FORCE_COLOR']);
+
+/**
+ * Whether a variable is plain: the script's own, which no shell feature and no program reads, or one of
+ * MODE_VARIABLES. The script's own is a name with a lowercase letter (bash's own variables and the
+ * environment's are upper case), other than the few lowercase ones programs do read (`http_proxy`,
+ * `npm_config_*`) or bash does (`auto_resume`, `histchars`). Setting one runs nothing (`dir=src ls`,
+ * `env NODE_ENV=test ls` stay read-only); what its value holds is walked on its own.
  */
 export function isPlainVariable(name: string): boolean {
+  if (MODE_VARIABLES.has(name)) return true;
   return (
     /[a-z]/.test(name) &&
     /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) &&

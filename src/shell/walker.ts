@@ -11,6 +11,7 @@ import type { CommandNode, ScriptNode, SimpleCommandNode, StatementNode } from '
 import { messageOf } from '../core/errors.ts';
 import { VariableAttributes } from './attributes.ts';
 import {
+  chdirScope,
   copyScope,
   type EntryDraft,
   moveScope,
@@ -77,8 +78,9 @@ export class Walker {
       if (body !== null) this.bodies.set(name, body);
       this.attributes.alias(body);
     },
-    assignsAnything: () => {
-      this.anyAssign = true;
+    assign: (names) => {
+      if (names === 'any') this.anyAssign = true;
+      else for (const name of names) this.assigns.add(name);
     },
   };
 
@@ -271,6 +273,9 @@ export class Walker {
     depth: number,
   ): void {
     const un = unwrapCommand(words);
+    this.host.assign(un.assigns);
+    // `-exec env -C DIR sh -c …`: the command, its code and its files, from DIR.
+    const from = chdirScope(scope, un.chdir);
     const name = un.words[0]?.dynamic ? '' : (un.words[0]?.text ?? '');
     let opaque = un.words.length === 0 || un.words[0].dynamic;
     let container = false;
@@ -278,13 +283,13 @@ export class Walker {
     else if (SHELLS.has(name)) {
       const inv = shellInvocation(un.words);
       if (inv.kind === 'text' && !inv.text.dynamic) {
-        this.text(inv.text.text, copyScope(scope), depth);
+        this.text(inv.text.text, copyScope(from), depth);
         container = true;
       } else opaque = true;
     } else if (interpreterCode(un.words) !== null) opaque = true;
     const facts = programFacts(un.words);
-    for (const s of facts.scripts) this.text(s, copyScope(scope), depth);
-    for (const t of facts.evaluatedTexts) this.evaluated(t, scope, depth);
+    for (const s of facts.scripts) this.text(s, copyScope(from), depth);
+    for (const t of facts.evaluatedTexts) this.evaluated(t, from, depth);
     // Code the shell evaluates from its arguments is code nobody sees: every rule may match it.
     if (facts.opaque || facts.evaluates.length > 0) opaque = true;
     // `find -exec env LD_PRELOAD=x ls`, `-exec sudo ls`: as for a command of the line itself.
@@ -330,8 +335,8 @@ export class Walker {
           sure: true,
           recursive: false,
         })),
-      ].map((p) => pathRef(p, scope)),
-      cdTrail: scope.cdTrail ? [...scope.cdTrail] : null,
+      ].map((p) => pathRef(p, from)),
+      cdTrail: from.cdTrail ? [...from.cdTrail] : null,
     });
   }
 
@@ -351,6 +356,7 @@ export class Walker {
     ].join(' ');
     const evaluates = [...exp.evaluates];
     const un = unwrapCommand(written);
+    this.host.assign(un.assigns);
     const inner = un.words;
     const name = inner[0] && !inner[0].dynamic ? inner[0].text : '';
     for (const a of node.assignments) {
@@ -479,16 +485,11 @@ export class Walker {
       )
     )
       scope.physical = true;
-    if (name === 'cd' || name === 'pushd' || name === 'popd') {
-      this.assigns.add('PWD');
-      this.assigns.add('OLDPWD');
-    }
+    if (name === 'cd' || name === 'pushd' || name === 'popd') this.host.assign(['PWD', 'OLDPWD']);
 
     // `env -C DIR cmd FILE`: the program and its files are found from DIR (the redirections, opened by
     // the shell, and DIR itself from where the shell is).
-    const programScope: Scope = un.chdir
-      ? { cdTrail: un.chdir.dynamic || !scope.cdTrail ? null : [...scope.cdTrail, un.chdir.text] }
-      : scope;
+    const programScope = chdirScope(scope, un.chdir);
     const programPaths: PathUse[] = [
       ...(facts?.paths ?? []),
       ...un.paths.map((p) => ({ ...p, sure: true, recursive: false })),
@@ -503,8 +504,7 @@ export class Walker {
       ...shellPaths.map((p) => pathRef(p, scope)),
     ];
     if (name === 'cd' || name === 'pushd' || name === 'popd') moveScope(scope, name, inner);
-    if (un.chdir)
-      scope.cdTrail = un.chdir.dynamic || !scope.cdTrail ? null : [...scope.cdTrail, un.chdir.text];
+    if (un.chdir) scope.cdTrail = programScope.cdTrail;
 
     let problem: string | null;
     if (evaluates.length > 0) problem = evaluates[0];

@@ -33,6 +33,13 @@ export interface Wrapper {
    */
   noCommand?: 'shell';
   shellArgs?: boolean;
+  /**
+   * It gives the command an environment of its own (a login's, a reset one, variables read from files
+   * or options: `sudo`, `su`, `envdir`, `strace -E`): any variable, HOME and PATH among them, may change.
+   */
+  assigns?: 'any';
+  /** `NAME=value` words after the options are variables set for the command (`sudo HOME=x cmd`). */
+  takesAssignments?: true;
 }
 
 /**
@@ -62,8 +69,10 @@ export const WRAPPERS: Record<string, Wrapper> = {
       long: ['--user', '--group', '--chdir', '--host', '--prompt', '--close-from'],
     },
     transparent: false,
+    assigns: 'any',
+    takesAssignments: true,
   },
-  doas: { spec: { short: 'uC', long: [] }, transparent: false },
+  doas: { spec: { short: 'uC', long: [] }, transparent: false, assigns: 'any' },
   setsid: { spec: NO_OPTIONS, transparent: true },
   ionice: { spec: { short: 'cnp', long: ['--class', '--classdata', '--pid'] }, transparent: true },
   // `chrt [opts] PRIORITY CMD`, `taskset [opts] MASK CMD` (with -p they take a PID and run nothing).
@@ -97,6 +106,7 @@ export const WRAPPERS: Record<string, Wrapper> = {
       ],
     },
     transparent: false,
+    assigns: 'any',
     positional: 1,
     commandOptions: ['-c', '--command', '--session-command'],
     noCommand: 'shell',
@@ -116,17 +126,19 @@ export const WRAPPERS: Record<string, Wrapper> = {
       ],
     },
     transparent: false,
+    assigns: 'any',
     commandOptions: ['-c', '--command', '--session-command'],
     noCommand: 'shell',
   },
   sg: {
     spec: { short: 'c', long: [] },
     transparent: false,
+    assigns: 'any',
     positional: 1,
     commandOptions: ['-c'],
     noCommand: 'shell',
   },
-  pkexec: { spec: { short: '', long: ['--user'] }, transparent: false, noCommand: 'shell' },
+  pkexec: { spec: { short: '', long: ['--user'] }, transparent: false, noCommand: 'shell', assigns: 'any' },
   // `script [opts] [FILE]`: -c CMD runs CMD, else a shell; FILE is the typescript it writes.
   script: {
     spec: {
@@ -171,6 +183,7 @@ export const WRAPPERS: Record<string, Wrapper> = {
       files: { '-o': 'write', '--output': 'write' },
     },
     transparent: false,
+    assigns: 'any',
   },
   ltrace: {
     spec: {
@@ -226,6 +239,7 @@ export const WRAPPERS: Record<string, Wrapper> = {
       ],
     },
     transparent: false,
+    assigns: 'any',
   },
   prlimit: { spec: { short: 'po', long: ['--pid', '--output'] }, transparent: false },
   fakeroot: {
@@ -235,12 +249,13 @@ export const WRAPPERS: Record<string, Wrapper> = {
   fakechroot: {
     spec: { short: 'lsed', long: ['--lib', '--environment', '--config-dir'] },
     transparent: false,
+    assigns: 'any',
   },
   proot: {
     spec: { short: 'rbwqk', long: ['--rootfs', '--bind', '--mount', '--cwd', '--qemu', '--kernel-release'] },
     transparent: false,
   },
-  firejail: { spec: NO_OPTIONS, transparent: false },
+  firejail: { spec: NO_OPTIONS, transparent: false, assigns: 'any' },
   eatmydata: { spec: NO_OPTIONS, transparent: false },
   nocache: { spec: NO_OPTIONS, transparent: false },
   catchsegv: { spec: NO_OPTIONS, transparent: false },
@@ -270,9 +285,9 @@ export const WRAPPERS: Record<string, Wrapper> = {
     transparent: false,
   },
   cpulimit: { spec: { short: 'lpe', long: ['--limit', '--pid', '--exe'] }, transparent: false },
-  envdir: { spec: NO_OPTIONS, transparent: false, positional: 1 },
+  envdir: { spec: NO_OPTIONS, transparent: false, positional: 1, assigns: 'any' },
   setuidgid: { spec: NO_OPTIONS, transparent: false, positional: 1 },
-  chpst: { spec: { short: 'uUbe/nlLmdofpcr', long: [] }, transparent: false },
+  chpst: { spec: { short: 'uUbe/nlLmdofpcr', long: [] }, transparent: false, assigns: 'any' },
   softlimit: { spec: { short: 'madslfcoptr', long: [] }, transparent: false },
   unbuffer: { spec: NO_OPTIONS, transparent: true },
   // moreutils: runs the command quietly unless it fails.

@@ -3,6 +3,7 @@
  * `xargs`...; the table of wrappers is in wrapper-table.ts) and `find -exec`. Pure functions over
  * quote-removed words, used by the walker to find what finally runs.
  */
+import { isPlainVariable } from './session.ts';
 import type { PathAccess, ShellWord } from './types.ts';
 import { type OptionSpec, WRAPPERS, type Wrapper } from './wrapper-table.ts';
 
@@ -12,10 +13,19 @@ export interface Unwrapped {
   words: ShellWord[];
   /** Every wrapper leaves what runs unchanged (command, builtin, exec, nohup, nice, timeout, stdbuf, time). */
   transparent: boolean;
-  /** A wrapper changes the environment (`env NAME=value`, `env -i`, `sudo`). */
+  /**
+   * A wrapper changes the environment (`env NAME=value`, `env -i`, `sudo`); not when `env` only sets
+   * variables of the script's own (`env dir=src ls`, as `dir=src ls` is read-only).
+   */
   changesEnvironment: boolean;
   /** Variables a wrapper sets for the command (`env NAME=value cmd`). */
   sets?: string[];
+  /**
+   * Variables the wrappers set or unset for the command (`env HOME=x`, `env -u PATH`), or 'any' (`env
+   * -i`, `sudo`): the code the command runs sees them, so they count as the line's assignments, as
+   * `HOME=x cmd` does (session.ts then reads `~` and PATH as unknown).
+   */
+  assigns: string[] | 'any';
   /** Only looks a command up (`command -v`, `command -V`). */
   lookup: boolean;
   /** `env -C dir`: the directory the command runs in. */
@@ -139,6 +149,19 @@ const ENV_VALUED = 'SCua';
 
 const isAssignmentWord = (w: ShellWord): boolean => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text);
 
+/** Records variables a wrapper sets or unsets; 'any' (or a name only known at run time) may be any. */
+function assign(out: Unwrapped, names: string[] | 'any'): void {
+  out.assigns = out.assigns === 'any' || names === 'any' ? 'any' : [...out.assigns, ...names];
+}
+
+/** `NAME=value` given to a wrapper (`env`, `sudo`): set for the command it runs. */
+function setVariable(out: Unwrapped, w: ShellWord): void {
+  const name = w.text.slice(0, w.text.indexOf('='));
+  if (!isPlainVariable(name)) out.changesEnvironment = true;
+  out.sets = [...(out.sets ?? []), name];
+  assign(out, [name]);
+}
+
 /**
  * Unwraps one `env` call the way GNU env's getopt reads it: clusters (`-iS 'text'`, `-vS'text'`), values
  * glued or in the next word, abbreviated long options (`--split-s=text`, `--ch=dir`). Returns the index
@@ -150,6 +173,13 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
     if (letter === 'S') out.splitString = value ?? DYNAMIC;
     else if (letter === 'C') out.chdir = value ?? DYNAMIC;
     else out.changesEnvironment = true;
+    // `-u NAME`: the command runs without it (`~` with no HOME is the passwd entry's, PATH bash's default).
+    if (letter === 'u') assign(out, !value || value.dynamic ? 'any' : [value.text]);
+  };
+  const clear = () => {
+    // `-i`, `-`: nothing of the session's environment is left.
+    out.changesEnvironment = true;
+    assign(out, 'any');
   };
   let i = 1;
   while (i < words.length) {
@@ -160,7 +190,7 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
       i++;
       break;
     }
-    if (t === '-') out.changesEnvironment = true;
+    if (t === '-') clear();
     else if (t.startsWith('--')) {
       const eq = t.indexOf('=');
       const given = eq < 0 ? t : t.slice(0, eq);
@@ -169,7 +199,8 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
       if (kind === 'S' || kind === 'C' || kind === 'u' || kind === 'a') {
         const value = eq >= 0 ? { ...w, text: t.slice(eq + 1) } : words[++i];
         apply(kind, value);
-      } else if (kind === 'i' || kind === 'optional') out.changesEnvironment = true;
+      } else if (kind === 'i') clear();
+      else if (kind === 'optional') out.changesEnvironment = true;
     } else if (t.startsWith('-')) {
       for (let j = 1; j < t.length; j++) {
         const letter = t[j];
@@ -177,19 +208,19 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
           apply(letter, j < t.length - 1 ? { ...w, text: t.slice(j + 1) } : words[++i]);
           break;
         }
-        if (letter === 'i') out.changesEnvironment = true;
+        if (letter === 'i') clear();
       }
-    } else if (isAssignmentWord(w)) {
-      out.changesEnvironment = true;
-      out.sets = [...(out.sets ?? []), w.text.slice(0, w.text.indexOf('='))];
-    } else break;
+    } else if (isAssignmentWord(w)) setVariable(out, w);
+    else break;
     i++;
   }
-  while (i < words.length && isAssignmentWord(words[i]) && !words[i].dynamic) {
-    out.changesEnvironment = true;
-    out.sets = [...(out.sets ?? []), words[i].text.slice(0, words[i].text.indexOf('='))];
-    i++;
-  }
+  return skipAssignments(words, i, out);
+}
+
+/** Index of the first word after the `NAME=value` words from `start`, each set for the command. */
+function skipAssignments(words: readonly ShellWord[], start: number, out: Unwrapped): number {
+  let i = start;
+  for (; i < words.length && isAssignmentWord(words[i]) && !words[i].dynamic; i++) setVariable(out, words[i]);
   return i;
 }
 
@@ -199,6 +230,7 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
     words: [...words],
     transparent: true,
     changesEnvironment: false,
+    assigns: [],
     lookup: false,
     xargs: false,
     paths: [],
@@ -215,7 +247,9 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
     let start: number;
     if (name === 'env') {
       start = unwrapEnv(out.words, out);
-      out.transparent = out.transparent && !out.changesEnvironment && !out.chdir && !out.splitString;
+      // Allow rules name what runs with its variables: `env dir=src ls` is not `ls`, as `dir=src ls` is not.
+      out.transparent =
+        out.transparent && !out.changesEnvironment && !out.sets && !out.chdir && !out.splitString;
     } else if (name === 'command' && /^-[pvV]+$/.test(out.words[1]?.text ?? '')) {
       if (/[vV]/.test(out.words[1].text)) {
         out.lookup = true;
@@ -249,6 +283,7 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
         out.transparent = false;
         out.changesEnvironment = true;
       }
+      if (wrapper.assigns) assign(out, wrapper.assigns);
       const line = commandOption(out.words, wrapper);
       if (line) {
         // `flock FILE -c 'CMD'`, `su -c 'CMD'`: a shell runs the line.
@@ -259,7 +294,9 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
         out.words = [SHELL_WORD, DASH_C, line];
         continue;
       }
-      const options = skipOptions(out.words, 1, wrapper.spec, out.paths);
+      let options = skipOptions(out.words, 1, wrapper.spec, out.paths);
+      // `sudo HOME=x cmd`: the variables come before the command.
+      if (wrapper.takesAssignments) options = skipAssignments(out.words, options, out);
       start = options + (wrapper.positional ?? 0);
       if (wrapper.positionalAccess) {
         for (const w of out.words.slice(options, start))

@@ -134,7 +134,7 @@ export const NPM_SCRIPTS_PROTECTED: BypassCase[] = [
  * `env NAME=VALUE CMD`: the variables env sets reach the code CMD runs (npm's scripts here; `bash -c`
  * lines in cases-round10-env.ts), but the analysis reads that code with the session's HOME and PATH.
  */
-export const ENV_WRAPPER_VARIABLES: BypassCase[] = [
+export const NPM_ENV_VARIABLES: BypassCase[] = [
   {
     what: 'env HOME=secrets npm run x, whose script cats ~/key.pem',
     setup: [PKG({ x: 'cat ~/key.pem' })],

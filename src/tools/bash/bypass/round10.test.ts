@@ -2,6 +2,7 @@
 import { describe, it } from 'vitest';
 import {
   NPM_BIN_PATH,
+  NPM_ENV_VARIABLES,
   NPM_NESTED,
   NPM_OPTION_PARSING,
   NPM_SCRIPT_ARGUMENTS,
@@ -27,4 +28,8 @@ describe("bypass corpus: npm's PATH puts node_modules/.bin first for scripts", (
 
 describe('bypass corpus: the protected paths a script writes', () => {
   it.each(NPM_SCRIPTS_PROTECTED.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: the variables env sets reach the scripts npm runs', () => {
+  it.each(NPM_ENV_VARIABLES.map((c) => [c.what, c] as const))('%s', async (_what, c) => runCase(c));
 });
