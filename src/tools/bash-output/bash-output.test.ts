@@ -125,6 +125,8 @@ describe("Claude Code's current names: TaskOutput and TaskStop", () => {
     expect(stopped[0]).toMatch(new RegExp(`Background command ${slow} \\(sleep 30\\) stopped`));
     expect(sandbox.readBackground(slow).status).toBe('killed');
     expect(unknown[0]).toMatch(/No background command with ID nope/);
+    // The model is told why an ID it saw may be gone: background commands stop when the page reloads.
+    expect(unknown[0]).toMatch(/stop when it is reloaded/);
     // The schemas the model reads are still BashOutput's and KillShell's own.
     expect(Object.keys(BashOutputTool.inputJSONSchema.properties ?? {})).toEqual(['bash_id', 'filter']);
     expect(Object.keys(KillShellTool.inputJSONSchema.properties ?? {})).toEqual(['shell_id']);

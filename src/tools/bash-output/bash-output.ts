@@ -4,10 +4,12 @@
  * tool's input (`task_id` for the ID; `block` waits up to `timeout` ms for the command to end). Those keys
  * are not advertised: the schema the model reads stays BashOutput's.
  */
+
 import { z } from 'zod';
 import { messageOf } from '../../core/errors.ts';
 import { buildTool, ToolInputError, textResult, zodToInputJSONSchema } from '../../core/tool.ts';
 import type { BackgroundOutput, Sandbox } from '../../sandbox/sandbox.ts';
+import { unknownBackgroundId } from '../shared/background-ids.ts';
 import promptText from './prompt.md?raw';
 
 /** TaskOutput's wait for `block: true` without a `timeout`, and the longest one allowed. */
@@ -108,9 +110,7 @@ export const BashOutputTool = buildTool({
       out = ctx.sandbox.readBackground(input.bash_id, { since: seen.get(input.bash_id) ?? 0 });
     } catch {
       const known = ctx.sandbox.listBackground().map((p) => p.id);
-      throw new ToolInputError(
-        `No background command with ID ${input.bash_id}.${known.length ? ` Known IDs: ${known.join(', ')}.` : ''}`,
-      );
+      throw new ToolInputError(unknownBackgroundId(input.bash_id, known));
     }
     seen.set(input.bash_id, out.nextOffset);
     let output = out.output;

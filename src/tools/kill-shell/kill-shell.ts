@@ -3,9 +3,11 @@
  * Code's current name, TaskStop, and takes that tool's `task_id` for the ID (not advertised: the schema
  * the model reads stays KillShell's), so transcripts and models that use the new name keep working.
  */
+
 import { z } from 'zod';
 import { buildTool, ToolInputError, textResult, zodToInputJSONSchema } from '../../core/tool.ts';
 import type { BackgroundProcess } from '../../sandbox/sandbox.ts';
+import { unknownBackgroundId } from '../shared/background-ids.ts';
 import promptText from './prompt.md?raw';
 
 const publicSchema = z.strictObject({
@@ -36,9 +38,11 @@ export const KillShellTool = buildTool({
   async call(input, ctx) {
     const known = ctx.sandbox.listBackground();
     if (!known.some((p) => p.id === input.shell_id)) {
-      const ids = known.map((p) => p.id);
       throw new ToolInputError(
-        `No background command with ID ${input.shell_id}.${ids.length ? ` Known IDs: ${ids.join(', ')}.` : ''}`,
+        unknownBackgroundId(
+          input.shell_id,
+          known.map((p) => p.id),
+        ),
       );
     }
     const proc = await ctx.sandbox.killBackground(input.shell_id);

@@ -1,0 +1,12 @@
+/**
+ * What BashOutput and KillShell say of a background command ID the sandbox does not have: background
+ * commands live in the page, so a reload since the command started stopped it (the model, reading its
+ * transcript, cannot tell that from an ID it mistyped).
+ */
+export function unknownBackgroundId(id: string, known: readonly string[]): string {
+  return [
+    `No background command with ID ${id}.`,
+    known.length ? `Known IDs: ${known.join(', ')}.` : 'No background command is running.',
+    'Background commands run in the page and stop when it is reloaded: if this one was started before a reload, it is gone, with its output; start it again if it is still needed.',
+  ].join(' ');
+}
