@@ -4,17 +4,8 @@
  * xterm's replies into the user's line editor. The file is printed with `cat`, then the user types a
  * command: it runs as typed, and no reply shows on screen or in what ran.
  */
-import { expect, type Page, test } from '@playwright/test';
-import { openApp } from './support/app.ts';
-
-const terminalText = (page: Page) =>
-  page
-    .getByTestId('terminal')
-    .evaluate((el) =>
-      [...el.querySelectorAll('.xterm-rows > div')]
-        .map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd())
-        .join('\n'),
-    );
+import { expect, test } from '@playwright/test';
+import { openApp, terminalText } from './support/app.ts';
 
 test('queries in printed output type nothing into the line editor', async ({ page }) => {
   await openApp(page);

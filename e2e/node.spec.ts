@@ -14,6 +14,7 @@ import {
   resultText,
   SCREENSHOT_DIR,
   sendPrompt,
+  terminalText,
   toolCard,
   toolResultFor,
   waitIdle,
@@ -47,15 +48,6 @@ async function openPlain(page: Page): Promise<void> {
   await expect(page.getByTestId('file-item').first()).toBeVisible();
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
 }
-
-const terminalText = (page: Page) =>
-  page
-    .getByTestId('terminal')
-    .evaluate((el) =>
-      [...el.querySelectorAll('.xterm-rows > div')]
-        .map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd())
-        .join('\n'),
-    );
 
 test('the demo project runs in the terminal: node, npm start, npm test, output as it is printed', async ({
   page,

@@ -14,6 +14,7 @@ import {
   resultText,
   SCREENSHOT_DIR,
   sendPrompt,
+  terminalText,
   toolCard,
   toolResultFor,
   waitIdle,
@@ -57,15 +58,6 @@ async function openPlain(page: Page): Promise<void> {
   await expect(page.getByTestId('file-item').first()).toBeVisible();
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
 }
-
-const terminalText = (page: Page) =>
-  page
-    .getByTestId('terminal')
-    .evaluate((el) =>
-      [...el.querySelectorAll('.xterm-rows > div')]
-        .map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd())
-        .join('\n'),
-    );
 
 /**
  * Starts python3 from the terminal and waits until it answers: the tests after the first one are

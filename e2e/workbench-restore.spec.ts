@@ -14,6 +14,7 @@ import {
   openApp,
   resultText,
   sendPrompt,
+  terminalText,
   toolCard,
   toolResultFor,
   waitIdle,
@@ -228,31 +229,24 @@ test("the prompt box's text survives a reload when the tab's sessionStorage is f
 test('the terminal shows what ran in it before a reload, marked as from before, and runs on', async ({
   page,
 }) => {
-  const terminalText = () =>
-    page
-      .getByTestId('terminal')
-      .evaluate((el) =>
-        [...el.querySelectorAll('.xterm-rows > div')]
-          .map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd())
-          .join('\n'),
-      );
+  const shown = () => terminalText(page);
   await openApp(page);
   await page.getByTestId('tab-terminal').click();
   await expect(page.getByTestId('terminal')).toHaveAttribute('data-mode', 'line');
-  await expect.poll(terminalText, { timeout: 20_000 }).toMatch(/\$ *$/m);
+  await expect.poll(shown, { timeout: 20_000 }).toMatch(/\$ *$/m);
   await page.getByTestId('terminal').locator('.xterm').click();
   await page.keyboard.type('echo KEPT-$((40 + 2))');
   await page.keyboard.press('Enter');
-  await expect.poll(terminalText, { timeout: 20_000 }).toMatch(/^KEPT-42$/m);
+  await expect.poll(shown, { timeout: 20_000 }).toMatch(/^KEPT-42$/m);
   await page.waitForTimeout(600); // the screen is kept once writes settle
   await page.reload();
   await expect(page.getByTestId('terminal')).toHaveAttribute('data-mode', 'line');
-  await expect.poll(terminalText, { timeout: 20_000 }).toMatch(/^KEPT-42$/m);
-  expect(await terminalText()).toContain('the page was reloaded');
+  await expect.poll(shown, { timeout: 20_000 }).toMatch(/^KEPT-42$/m);
+  expect(await shown()).toContain('the page was reloaded');
   await page.getByTestId('terminal').locator('.xterm').click();
   await page.keyboard.type('echo AFTER-$((1 + 1))');
   await page.keyboard.press('Enter');
-  await expect.poll(terminalText, { timeout: 20_000 }).toMatch(/^AFTER-2$/m);
+  await expect.poll(shown, { timeout: 20_000 }).toMatch(/^AFTER-2$/m);
 });
 
 test('a sub-agent the reload stopped: the model gets what it said and ran, with the output so far', async ({

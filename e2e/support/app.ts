@@ -116,3 +116,14 @@ export async function allowEverything(page: Page): Promise<void> {
   await page.getByTestId('mode-switch').selectOption('bypassPermissions');
   await expect(page.getByTestId('mode-switch')).toHaveValue('bypassPermissions');
 }
+
+/** The terminal's visible rows as text (xterm's DOM renderer; non-breaking spaces as spaces). */
+export function terminalText(page: Page): Promise<string> {
+  return page
+    .getByTestId('terminal')
+    .evaluate((el) =>
+      [...el.querySelectorAll('.xterm-rows > div')]
+        .map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd())
+        .join('\n'),
+    );
+}

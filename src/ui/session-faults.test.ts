@@ -153,7 +153,7 @@ describe('faults and reloads at every shown state', () => {
           problems.push(`#${n}: nothing stored, ${before.users.length} prompts shown`);
         continue;
       }
-      const { rec, transcript } = restoreRecord(record);
+      const { rec, transcript } = await restoreRecord(record);
       const back = seen(transcript.items);
       const where = `#${n} (${before.users.length} prompts shown)`;
       if (JSON.stringify(back.users.slice(0, before.users.length)) !== JSON.stringify(before.users))
@@ -225,7 +225,7 @@ describe('faults and reloads at every shown state', () => {
       await model.flush();
       const saved = await store.load(model.id);
       expect(JSON.stringify(saved?.messages)).not.toContain('pasted log line');
-      const view = restoreRecord(saved as SessionRecord).transcript.items;
+      const view = (await restoreRecord(saved as SessionRecord)).transcript.items;
       const last = view.filter((i) => i.kind === 'user').at(-1);
       expect(last).toMatchObject({ kind: 'user', text: huge, returned: true });
 

@@ -37,7 +37,6 @@ import {
   initialTranscript,
   type LocalEvent,
   reduceTranscript,
-  type TranscriptItem,
   type TranscriptState,
 } from './transcript-state.ts';
 import { initialUsage, reduceUsage, type UsageState } from './usage-state.ts';
@@ -372,120 +371,31 @@ export function withToolResult(messages: MessageParam[], block: ToolResultBlockP
   return out;
 }
 
-/** Most characters of a stopped call's output given to the model (its end: where it stopped). */
-export const OUTPUT_SO_FAR_CHARS = 30_000;
-
-/**
- * The transcript with a result for each call the reload stopped while it ran and whose card showed
- * output (a Bash command's lines so far): the model is told it was stopped and what it printed, as when
- * Esc stops it, rather than that it never completed (it ran partway: running it again repeats that).
- */
-function withOutputSoFar(
-  messages: MessageParam[],
-  items: readonly TranscriptItem[],
-  answers: KeptAnswers,
-): MessageParam[] {
-  let out = messages;
-  for (const item of items) {
-    if (item.kind !== 'tool' || item.card.result) continue;
-    const answered = item.card.name === 'AskUserQuestion' ? answers[item.card.toolUseId] : undefined;
-    if (answered) {
-      out = withToolResult(out, {
-        type: 'tool_result',
-        tool_use_id: item.card.toolUseId,
-        content: answeredText(answered),
-      });
-      continue;
-    }
-    const shown = item.card.subagent
-      ? subagentSoFar(item.card.subagent.transcript.items, 0)
-      : item.card.progress;
-    if (!shown.trim()) continue;
-    const tail = shown.length > OUTPUT_SO_FAR_CHARS ? `…${shown.slice(-OUTPUT_SO_FAR_CHARS)}` : shown;
-    out = withToolResult(out, {
-      type: 'tool_result',
-      tool_use_id: item.card.toolUseId,
-      is_error: true,
-      content: item.card.subagent
-        ? `The page was reloaded while this sub-agent worked, which stopped it before it finished. What it had done so far (its tool calls ran; running it again repeats them):\n${tail}`
-        : `The page was reloaded while this call ran, which stopped it before it finished. Its output so far:\n${tail}`,
-    });
-  }
-  return out;
-}
-
-/** Answers sent just before a reload, as the model reads answers (AskUserQuestion's result). */
-function answeredText(answers: Readonly<Record<string, string>>): string {
-  const lines = Object.entries(answers).map(([q, a]) => `- ${q}\n  Answer: ${a.trim() ? a : '(no answer)'}`);
-  return `The user answered your questions (just before the page was reloaded):\n${lines.join('\n')}\n\nCarry on with these answers in mind.`;
-}
-
-/** Most characters of one tool call's input and of its output in a sub-agent's account. */
-const SUBAGENT_PART_CHARS = 2000;
-const cut = (s: string) => (s.length > SUBAGENT_PART_CHARS ? `${s.slice(0, SUBAGENT_PART_CHARS)}…` : s);
-
-/**
- * What a sub-agent cut off by a reload had shown: its text, and each tool call with its input and its
- * result (or the output it printed before it stopped), nested sub-agents indented.
- */
-function subagentSoFar(items: readonly TranscriptItem[], depth: number): string {
-  const pad = '  '.repeat(depth);
-  const lines: string[] = [];
-  for (const item of items) {
-    if (item.kind === 'assistant-text' && item.text.trim())
-      lines.push(`${pad}Said: ${cut(item.text.trim())}`);
-    if (item.kind !== 'tool') continue;
-    const { card } = item;
-    const input = card.input === undefined ? card.inputJson : JSON.stringify(card.input);
-    lines.push(`${pad}Called ${card.name} ${cut(input)}`);
-    if (card.subagent) lines.push(subagentSoFar(card.subagent.transcript.items, depth + 1));
-    else if (card.result)
-      lines.push(`${pad}  ${card.result.isError ? 'Error' : 'Result'}: ${cut(card.result.content)}`);
-    else if (card.progress.trim())
-      lines.push(`${pad}  Stopped by the reload; its output so far: ${cut(card.progress)}`);
-    else lines.push(`${pad}  Stopped by the reload before it printed anything.`);
-  }
-  return lines.filter((l) => l.trim()).join('\n');
-}
-
 /**
  * A saved session as the page opens it: a turn cut off by a reload is repaired (every tool_use answered,
  * the interrupt marker added) and its view ends with the turn interrupted.
  */
-export function restoreRecord(
+export async function restoreRecord(
   record: SessionRecord,
   answers: KeptAnswers = {},
-): {
+): Promise<{
   rec: SessionRecord;
   transcript: TranscriptState;
   repaired: boolean;
-} {
+}> {
   const repaired = record.turnOpen;
   const stored = fromStoredView(record.view)?.items;
-  const rec: SessionRecord = repaired
-    ? {
-        ...record,
-        messages: repairInterruptedTranscript(withOutputSoFar(record.messages, stored ?? [], answers)),
-        turnOpen: false,
-      }
-    : record;
-  // A card whose answers were sent just before the reload shows them as its result, as the model has them.
-  const items = (stored ?? itemsFromMessages(rec.messages)).map((item) => {
-    const answered =
-      repaired && item.kind === 'tool' && !item.card.result && item.card.name === 'AskUserQuestion'
-        ? answers[item.card.toolUseId]
-        : undefined;
-    return answered && item.kind === 'tool'
-      ? {
-          ...item,
-          card: {
-            ...item.card,
-            status: 'done' as const,
-            result: { isError: false, content: answeredText(answered), durationMs: 0 },
-          },
-        }
-      : item;
-  });
+  let rec = record;
+  let items = stored ?? itemsFromMessages(record.messages);
+  if (repaired) {
+    // Only a session a reload cut off needs the repair (loaded then: it is not part of the first load).
+    const { repairRecord } = await import('./session-repair.ts');
+    ({ rec, items } = repairRecord(record, stored, answers, {
+      withToolResult,
+      itemsFromMessages,
+      repairInterruptedTranscript,
+    }));
+  }
   const transcript = reduceTranscript(initialTranscript, {
     type: 'local-restore',
     items,

@@ -164,7 +164,11 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         lock.release();
         return;
       }
-      const { rec, transcript, repaired } = restoreRecord(record, readKeptAnswers());
+      const { rec, transcript, repaired } = await restoreRecord(record, readKeptAnswers());
+      if (seq !== openSeq.current) {
+        lock.release();
+        return;
+      }
       agent.loadTranscript(rec.messages, shellRunsSinceLastPrompt(transcript.items));
       const model = createSessionModel({
         record: rec,
@@ -229,7 +233,8 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       if (cancelled) return;
       setLoaded(true);
       if (record) {
-        const { rec, transcript } = restoreRecord(record);
+        const { rec, transcript } = await restoreRecord(record);
+        if (cancelled) return;
         setBootView({
           id: rec.id,
           title: rec.title,

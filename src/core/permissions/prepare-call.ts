@@ -14,7 +14,6 @@ import {
 } from '../../shell/index.ts';
 import type { AnyTool } from '../tool.ts';
 import { physicalPaths, withDeviceWrites, withMovedLinks } from './link-paths.ts';
-import { npmScripts } from './npm-scripts.ts';
 import { isInside, resolvePath } from './paths.ts';
 import { type RuleBook, ruleBook } from './rule-hits.ts';
 import { candidateCwds, type PathEnv, resolveRef, withReal } from './subjects.ts';
@@ -308,9 +307,11 @@ export async function prepare(d: DecisionInput): Promise<Prepared> {
     const git = view.analysis.parsed
       ? await untrustedGit({ ...view.analysis, kind: 'bash' }, writtenEnv, permCtx)
       : new Map<number, string>();
-    const npm = view.analysis.parsed
-      ? await npmScripts(view.analysis, writtenEnv, permCtx)
-      : { unseen: new Map<number, string>(), runs: [] };
+    // The npm reader (and the program tables it needs) loads with the first line that runs npm.
+    const npm =
+      view.analysis.parsed && view.analysis.commands.some((c) => c.words[0]?.text.split('/').pop() === 'npm')
+        ? await (await import('./npm-scripts.ts')).npmScripts(view.analysis, writtenEnv, permCtx)
+        : { unseen: new Map<number, string>(), runs: [] };
     matcher = {
       ...withOpaqueCommands(view.analysis, new Map([...git, ...npm.unseen])),
       kind: 'bash',
