@@ -96,12 +96,17 @@ interface BackgroundEntry {
 }
 
 /**
- * Bookkeeping for background processes: ids (`bg-1`, `bg-2`...), capped output, status. Backends add
- * an entry when they start a process and report its output and end.
+ * Bookkeeping for background processes: ids (`bg-1-k3f9`, `bg-2-k3f9`...: a count and a tag of this
+ * table's own, so after a reload, whose sandbox counts from 1 again, an id the transcript holds never
+ * names another command), capped output, status. Backends add an entry when they start a process and
+ * report its output and end.
  */
 export class BackgroundTable {
   private readonly entries = new Map<string, BackgroundEntry>();
   private seq = 0;
+  private readonly tag = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) =>
+    (b % 36).toString(36),
+  ).join('');
 
   /** A new running process; `known` keeps an id and start time given elsewhere (a mirror of another table). */
   add(
@@ -110,7 +115,7 @@ export class BackgroundTable {
     kill: () => Promise<void>,
     known?: { id: string; startedAt: number },
   ): BackgroundProcess {
-    const id = known?.id ?? `bg-${++this.seq}`;
+    const id = known?.id ?? `bg-${++this.seq}-${this.tag}`;
     const info: BackgroundProcess = {
       id,
       command,
