@@ -6,7 +6,13 @@ export { analyzeShellOffPage } from './analysis-host.ts';
 export { analyzeShell, analyzeWith } from './analyze.ts';
 export { gitStartDir, isReadOnlyGit, type PathProbe, untrustedGitRepository } from './git.ts';
 export { foldLookalikes, foldName, hasNonAscii } from './lookalike.ts';
-export { NPM_COMMANDS, parseArgs as parseNpmArgs, ROOT_INSTALL_EVENTS } from './npm-args.ts';
+export {
+  NPM_COMMANDS,
+  NPM_IMPLICIT_SCRIPTS,
+  NPM_SERVER_START,
+  parseArgs as parseNpmArgs,
+  ROOT_INSTALL_EVENTS,
+} from './npm-args.ts';
 export { loadShellParser, shellParserIfLoaded, shellParserRuns } from './parser.ts';
 export { isKnownProgram } from './programs.ts';
 export {

@@ -196,3 +196,11 @@ export const ROOT_INSTALL_EVENTS = [
   'prepare',
   'postprepare',
 ];
+
+/** Scripts npm runs where package.json has none (`npm restart`, `npm run env`). */
+export const NPM_IMPLICIT_SCRIPTS: Readonly<Record<string, string>> = {
+  restart: 'npm stop --if-present && npm start',
+  env: 'env',
+};
+/** `npm start` where package.json has no start script and the package has a server.js. */
+export const NPM_SERVER_START = 'node server.js';

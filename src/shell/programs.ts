@@ -3,6 +3,7 @@
  * reads and writes (`sort -oconfig/prod.env` writes config/prod.env), whether it is read-only, what it
  * runs. Programs with a language of their own have readers: sed, awk, find, git, test.
  */
+
 import { analyzeAwk } from './awk.ts';
 import {
   emptyProgramFacts as facts,
@@ -22,6 +23,7 @@ import { WRITER_SPECS } from './specs-writers.ts';
 import { tarFacts } from './tar.ts';
 import { analyzeTest } from './test-expr.ts';
 import type { ShellWord } from './types.ts';
+import { WRAPPERS } from './wrapper-table.ts';
 
 /** The working directory, read by a recursive search given no file. */
 const CWD_WORD: ShellWord = { text: '.', dynamic: false, glob: false };
@@ -395,9 +397,12 @@ function nameBuiltinFacts(name: string, args: readonly ShellWord[]): ProgramFact
   return out;
 }
 
-/** True when the analysis knows what the program `name` does (it has a reader or a spec for it). */
+/**
+ * True when the analysis knows what the program `name` does (it has a reader or a spec for it, or reads
+ * it as a wrapper of the command after it: env, timeout, nice...).
+ */
 export function isKnownProgram(name: string): boolean {
-  return !programFacts([{ text: name, dynamic: false, glob: false }]).unknown;
+  return name in WRAPPERS || !programFacts([{ text: name, dynamic: false, glob: false }]).unknown;
 }
 
 /**

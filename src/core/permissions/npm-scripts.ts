@@ -15,6 +15,8 @@ import {
   isCodeVariable,
   isKnownProgram,
   NPM_COMMANDS,
+  NPM_IMPLICIT_SCRIPTS,
+  NPM_SERVER_START,
   parseNpmArgs,
   ROOT_INSTALL_EVENTS,
   type ShellAnalysis,
@@ -165,26 +167,38 @@ async function scriptsOf(walk: Walk, c: ShellCommand, depth: number): Promise<st
   const cwds = candidateCwds(walk.env, c.cdTrail === undefined ? [] : c.cdTrail);
   if (cwds === null || !exists || !readFile) return 'npm runs package scripts the analysis cannot read here';
   for (const cwd of cwds) {
-    const file = await packageFile(resolvePath('/', cwd, walk.env.home), exists);
+    const here = resolvePath('/', cwd, walk.env.home);
+    if (run.call !== undefined) {
+      // `npm exec -c` runs its line in the cwd, with the cwd's node_modules/.bin first on PATH.
+      const why = await once(walk, 'the --call line of npm exec', here, '--call', run.call, depth);
+      if (why) return why;
+    }
+    if (run.events.length === 0) continue;
+    const file = await packageFile(here, exists);
     if (file === null) continue;
     if (lineMayWrite(walk.line, file, walk.env))
       return `npm runs the scripts of ${file}, which the line may change first`;
     const dir = file.slice(0, file.lastIndexOf('/')) || '/';
-    const texts: [string, string][] = [];
-    if (run.call !== undefined) texts.push(['--call', run.call]);
+    let json: string;
+    try {
+      json = await readFile(file);
+    } catch {
+      // npm reads it where the analysis cannot (a link out of the workspace): its scripts are unknown.
+      return `npm runs the scripts of ${file}, which the analysis cannot read`;
+    }
     let scripts: Record<string, unknown> = {};
     try {
-      const pkg = JSON.parse(await readFile(file)) as { scripts?: unknown } | null;
+      const pkg = JSON.parse(json) as { scripts?: unknown } | null;
       if (pkg?.scripts && typeof pkg.scripts === 'object') scripts = pkg.scripts as Record<string, unknown>;
     } catch {
       // npm refuses a package.json it cannot parse: it runs no script.
-      if (run.call === undefined) continue;
+      continue;
     }
     // The scripts npm adds where package.json has none (src/runtimes/npm/scripts.ts runScript).
     const implicit: Record<string, string> = {
-      restart: 'npm stop --if-present && npm start',
+      ...NPM_IMPLICIT_SCRIPTS,
       ...(run.events.includes('start') && (await exists(`${dir}/server.js`))
-        ? { start: 'node server.js' }
+        ? { start: NPM_SERVER_START }
         : {}),
     };
     for (const [i, event] of run.events.entries()) {
@@ -193,34 +207,41 @@ async function scriptsOf(walk: Walk, c: ShellCommand, depth: number): Promise<st
       if (text === undefined) continue;
       // npm appends the command's arguments to its script (not to the pre and post ones).
       const args = i === 0 && run.args.length ? ` ${run.args.map(shQuote).join(' ')}` : '';
-      texts.push([event, `${text}${args}`]);
-    }
-    for (const [name, text] of texts) {
-      const key = `${dir}\n${text}`;
-      if (walk.seen.has(key)) continue;
-      walk.seen.add(key);
-      if (walk.seen.size > MAX_SCRIPTS || text.length > MAX_SCRIPT_CHARS)
-        return `npm runs more scripts of ${file} than the analysis reads`;
-      const why = await scriptText(walk, file, dir, name, text, depth);
+      const why = await once(walk, `the ${event} script of ${file}`, dir, event, `${text}${args}`, depth);
       if (why) return why;
     }
   }
   return null;
 }
 
-/** Analyses one script as npm runs it in `dir`; returns why it runs unseen code, or null. */
-async function scriptText(
+/** Analyses a text npm runs in `dir` once per line (a script npm runs again is read once). */
+async function once(
   walk: Walk,
-  file: string,
+  what: string,
   dir: string,
   name: string,
   text: string,
   depth: number,
 ): Promise<string | null> {
+  const key = `${dir}\n${name}\n${text}`;
+  if (walk.seen.has(key)) return null;
+  walk.seen.add(key);
+  if (walk.seen.size > MAX_SCRIPTS || text.length > MAX_SCRIPT_CHARS)
+    return 'npm runs more scripts than the analysis reads';
+  return scriptText(walk, what, dir, text, depth);
+}
+
+/** Analyses one script as npm runs it in `dir`; returns why it runs unseen code, or null. */
+async function scriptText(
+  walk: Walk,
+  what: string,
+  dir: string,
+  text: string,
+  depth: number,
+): Promise<string | null> {
   // On a line of its own after the cd: the script's own `a || b` binds as it would in npm's shell.
   const analysis = await analyzeShell(`cd ${shQuote(dir)}\n${text}`);
-  if (!analysis.parsed)
-    return `the ${name} script of ${file} cannot be read: ${analysis.parseError ?? 'parse error'}`;
+  if (!analysis.parsed) return `${what} cannot be read: ${analysis.parseError ?? 'parse error'}`;
   const { exists, existsAnywhere } = walk.ctx;
   /** Whether a file is there; null where the sandbox cannot tell (outside the workspace, say). */
   const there = async (abs: string): Promise<boolean | null> => {
@@ -234,16 +255,20 @@ async function scriptText(
     // Messages name the script the command comes from.
     walk.runs.push({
       ...command,
-      source: `${command.source} (the ${name} script of ${file}, which npm runs)`,
+      source: `${command.source} (${what}, which npm runs)`,
     });
-    const program = command.words[0];
-    if (command.usesPath && program && !program.dynamic && isKnownProgram(program.text)) {
-      // npm puts every node_modules/.bin from the package up first on PATH: a file there named like a
-      // program the analysis knows (ls, cat) runs instead of it.
+    // npm puts every node_modules/.bin from the package up first on PATH: a file there named like a
+    // program the analysis knows (ls, cat, a wrapper such as env) runs instead of it. Each program of the
+    // command as written counts (the wrappers before the one that runs too).
+    const names = new Set(
+      [command.words[0], ...command.forms.map((f) => f.words[0])].flatMap((w) =>
+        w && !w.dynamic && !w.text.includes('/') && isKnownProgram(w.text) ? [w.text] : [],
+      ),
+    );
+    for (const name of command.usesPath || command.words.length === 0 ? names : []) {
       for (const bin of binDirs(dir)) {
-        const found = await there(`${bin}/${program.text}`);
-        if (found !== false)
-          return `the ${name} script of ${file} may run ${bin}/${program.text}, code the analysis cannot see`;
+        const found = await there(`${bin}/${name}`);
+        if (found !== false) return `${what} may run ${bin}/${name}, code the analysis cannot see`;
       }
     }
     const nested = await scriptsOf(walk, command, depth + 1);

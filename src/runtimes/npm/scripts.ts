@@ -164,10 +164,11 @@ export async function runScript(
 ): Promise<number> {
   const { host } = ctx;
   const scripts = scriptsOf(pkg);
-  if (event === 'restart' && !scripts.restart) scripts.restart = 'npm stop --if-present && npm start';
-  if (event === 'env' && !scripts.env) scripts.env = 'env';
+  // The scripts npm adds (one table with the permission analysis, which must know what runs).
+  const implicit = NPM_IMPLICIT_SCRIPTS[event];
+  if (implicit !== undefined && !scripts[event]) scripts[event] = implicit;
   if (event === 'start' && !scripts.start && (await isFile(host, join(ctx.root, 'server.js')))) {
-    scripts.start = 'node server.js';
+    scripts.start = NPM_SERVER_START;
   }
   if (!(event in scripts)) {
     if (setting(ctx.config, 'if-present')) return 0;
@@ -259,3 +260,5 @@ export function listScripts(pkg: Record<string, unknown>): string {
 }
 
 export { ROOT_INSTALL_EVENTS } from '../../shell/npm-args.ts';
+
+import { NPM_IMPLICIT_SCRIPTS, NPM_SERVER_START } from '../../shell/npm-args.ts';
