@@ -67,3 +67,14 @@ export async function containedPath(fs: LinkFs, root: string, abs: string, follo
   if (follow) return real;
   return real === parentOf(abs) ? abs : `${real === '/' ? '' : real}/${baseName(abs)}`;
 }
+
+/** Whether anything (a file, a directory, a link) is at an absolute path, inside the workspace or not. */
+export async function anythingAt(fs: Pick<LinkFs, 'lstat'>, path: string): Promise<boolean> {
+  if (!path.startsWith('/') || path.includes('\0')) return false;
+  try {
+    await fs.lstat(normalizePath(path));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -12,7 +12,7 @@ import { SandboxRuntimes } from '../runtimes/sandbox-commands.ts';
 import { browserRuntimeWorkers } from '../runtimes/workers.ts';
 import { withSafeBinaryReads } from './binary-reads.ts';
 import { journalSink } from './fs-journal.ts';
-import { containedPath, realOf } from './just-bash-links.ts';
+import { anythingAt, containedPath, realOf } from './just-bash-links.ts';
 import {
   type Bash,
   initialEnv,
@@ -185,11 +185,6 @@ class JustBashSandbox implements Sandbox {
     return containedPath(this.bash.fs, this.root, this.abs(path), follow);
   }
 
-  /** Where `p` (absolute, normalized) leads once every symlink on it is followed (see realOf). */
-  private realOf(p: string): Promise<string> {
-    return realOf(this.bash.fs, p);
-  }
-
   private emit(change: SandboxChange): void {
     this.changes.emit(change);
   }
@@ -198,7 +193,7 @@ class JustBashSandbox implements Sandbox {
     // Absolute paths outside the workspace too (a link in /tmp may lead into it).
     const abs = path.startsWith('/') && !path.includes('\0') ? normalizePath(path) : this.abs(path);
     try {
-      return await this.realOf(abs);
+      return await realOf(this.bash.fs, abs);
     } catch (err) {
       throw wrapError(err, abs);
     }
@@ -330,14 +325,8 @@ class JustBashSandbox implements Sandbox {
     }
   }
 
-  async existsAnywhere(path: string): Promise<boolean> {
-    if (!path.startsWith('/') || path.includes('\0')) return false;
-    try {
-      await this.bash.fs.lstat(normalizePath(path));
-      return true;
-    } catch {
-      return false;
-    }
+  existsAnywhere(path: string): Promise<boolean> {
+    return anythingAt(this.bash.fs, path);
   }
 
   async exists(path: string): Promise<boolean> {
