@@ -27,6 +27,14 @@ withMockApi((started) => {
   api = started;
 });
 
+/** After a reload: the next prompt is answered, and the result the model got for `toolUseId` with it. */
+async function resultAfterNextPrompt(page: Page, toolUseId: string) {
+  api.script([{ content: [{ type: 'text', text: 'Noted.' }] }]);
+  await sendPrompt(page, 'next');
+  await waitIdle(page);
+  return toolResultFor(api.requests[api.requests.length - 1], toolUseId);
+}
+
 async function start(page: Page): Promise<void> {
   await openApp(page);
   await connectRemembering(page, api);
@@ -130,10 +138,7 @@ test('a Bash command the reload stopped: the model gets the output the card show
   await expect(output).toContainText('OUT-TWO');
   await page.reload();
   await expect(output).toContainText('OUT-ONE\nOUT-TWO');
-  api.script([{ content: [{ type: 'text', text: 'Noted.' }] }]);
-  await sendPrompt(page, 'next');
-  await waitIdle(page);
-  const result = toolResultFor(api.requests[api.requests.length - 1], 'toolu_bp');
+  const result = await resultAfterNextPrompt(page, 'toolu_bp');
   expect(result?.is_error).toBe(true);
   const text = resultText(result ?? {});
   expect(text).toContain('reloaded');
@@ -284,10 +289,7 @@ test('a sub-agent the reload stopped: the model gets what it said and ran, with 
     .toContain('subtick 2');
   await page.reload();
   await expect(page.getByTestId('user-message')).toHaveText('use a sub-agent');
-  api.script([{ content: [{ type: 'text', text: 'Noted.' }] }]);
-  await sendPrompt(page, 'next');
-  await waitIdle(page);
-  const result = toolResultFor(api.requests[api.requests.length - 1], 'toolu_ag');
+  const result = await resultAfterNextPrompt(page, 'toolu_ag');
   expect(result?.is_error).toBe(true);
   const text = resultText(result ?? {});
   expect(text).toContain('reloaded');
@@ -341,10 +343,7 @@ test('answers sent to AskUserQuestion the instant before a reload reach the mode
   await loaded;
   await expect(page.getByTestId('user-message')).toHaveText('ask me');
   await expect(toolCard(page, 'toolu_ask')).toHaveAttribute('data-status', 'done');
-  api.script([{ content: [{ type: 'text', text: 'Red, then.' }] }]);
-  await sendPrompt(page, 'next');
-  await waitIdle(page);
-  const result = toolResultFor(api.requests[api.requests.length - 1], 'toolu_ask');
+  const result = await resultAfterNextPrompt(page, 'toolu_ask');
   expect(result?.is_error ?? false).toBe(false);
   expect(resultText(result ?? {})).toContain('Which colour?\n  Answer: Red');
 });
