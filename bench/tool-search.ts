@@ -197,6 +197,9 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     for (const [n, m] of results) rows.push([name, String(m.n), n, q3(m.r1), q3(m.r5), q3(m.mrr10)]);
     if (name === 'livemcpbench-steps')
       breakdown.push(...stepsBreakdown(qs, entries, withSentence, bm25Ranker(entries)));
+    // TOOL_SEARCH_SPLIT=tune TOOL_SEARCH_MISSES=<source>: that source's tuning misses (never the test part's).
+    if (split === 'tune' && process.env.TOOL_SEARCH_MISSES === name)
+      breakdown.push(...missesOf(qs, withSentence));
     const bm25 = results.find(([n]) => n === 'plain BM25')?.[1] ?? results[0][1];
     const gain = results[0][1].r5 - bm25.r5;
     goals.push(
@@ -222,6 +225,16 @@ export async function run(ctx: BenchContext): Promise<string[]> {
     )),
   );
   return lines;
+}
+
+/** The queries whose gold tool is not in the top 5, with what came instead. */
+function missesOf(qs: readonly LabelledQuery[], got: ReadonlyMap<string, Slots>): string[] {
+  return qs.flatMap((q) => {
+    const top = (got.get(q.text) ?? []).slice(0, 5).map((s) => s[0]);
+    return q.gold.some((g) => top.includes(g))
+      ? []
+      : [`  MISS ${JSON.stringify(q.text.slice(0, 160))} gold=${q.gold.join(',')} got=${top.join(',')}`];
+  });
 }
 
 /** True when much of a description is in Chinese script (a fifth of its characters or more are Han; an empty one is not). */
