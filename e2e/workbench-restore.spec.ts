@@ -1,6 +1,7 @@
 /**
  * What a reload brings back is what was shown, in the places the sweep of workbench-durability.spec.ts
- * does not look: the todo list after a TodoWrite that was refused or never ran, the session a tab had
+ * does not look: the todo list after a TodoWrite that was refused or never ran, or was shown before its
+ * result was saved, the session a tab had
  * open when another tab opened one since, the output a Bash command printed before the reload stopped
  * it (what the model is told), the Files editor (keys typed as it loads, text not saved), and the prompt
  * box's text when the tab's sessionStorage is full. Real Chromium, the built site, the real SDK against
@@ -86,6 +87,46 @@ test('the todo list after a reload is the last one TodoWrite accepted, not one i
   await expect(page.getByTestId('todo-strip-item')).toHaveText(['◐ Good item']);
   await page.getByTestId('todo-strip').getByRole('button').click();
   await expect(page.getByTestId('todo-strip-item')).toHaveText(['◐ Good item']);
+});
+
+test('a todo list shown before its result was saved is the list after a reload, and the model is told it was kept', async ({
+  page,
+}) => {
+  await start(page);
+  // A PostToolUse hook that takes its time holds back the second list's result: the list is shown (the
+  // strip, the running card) and not saved yet when the page reloads.
+  const settings = JSON.stringify({
+    hooks: {
+      PostToolUse: [
+        {
+          matcher: 'TodoWrite',
+          hooks: [{ type: 'command', command: "grep -q 'New item' && sleep 30; exit 0" }],
+        },
+      ],
+    },
+  });
+  const input = page.getByTestId('prompt-input');
+  await input.fill(`!mkdir -p .claude && cat > .claude/settings.json <<'EOF'\n${settings}\nEOF`);
+  await input.press('Enter');
+  await expect(page.getByTestId('shell-run')).toHaveAttribute('data-exit-code', '0');
+  const todo = (id: string, content: string) => ({
+    type: 'tool_use' as const,
+    id,
+    name: 'TodoWrite',
+    input: { todos: [{ content, status: 'in_progress', activeForm: `Doing: ${content}` }] },
+  });
+  api.script([{ content: [todo('toolu_told', 'Old item')] }, { content: [todo('toolu_tnew', 'New item')] }]);
+  await sendPrompt(page, 'Plan it');
+  await expect(toolCard(page, 'toolu_tnew')).toHaveAttribute('data-status', 'running');
+  await expect(page.getByTestId('todo-strip-item')).toHaveText(['◐ New item']);
+  await waitSaved(page);
+  await page.reload();
+  await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('todo-strip-item')).toHaveText(['◐ New item']);
+  await expect(toolCard(page, 'toolu_tnew')).toHaveAttribute('data-status', 'done');
+  const result = await resultAfterNextPrompt(page, 'toolu_tnew');
+  expect(result?.is_error ?? false).toBe(false);
+  expect(resultText(result ?? {})).toContain('[~] New item');
 });
 
 test('a reload reopens the session this tab had, though another tab opened one of its own since', async ({

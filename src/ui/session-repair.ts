@@ -1,13 +1,14 @@
 /**
  * The repair of a session a reload cut off mid-turn (session-model.ts restoreRecord loads it then): each
  * call that was running gets the result the model can act on (the output it had printed, what a
- * sub-agent had done, answers sent just before the reload), then the transcript is repaired (every
- * tool_use answered, the interrupt marker added). Pure.
+ * sub-agent had done, answers sent just before the reload, a todo list that was shown), then the
+ * transcript is repaired (every tool_use answered, the interrupt marker added). Pure.
  */
+
 import type { SessionRecord } from '../agent/sessions-store.ts';
 import type { MessageParam, ToolResultBlockParam } from '../core/messages.ts';
 import type { KeptAnswers } from './kept-answers.ts';
-import type { TranscriptItem } from './transcript-state.ts';
+import type { ToolCardState, TranscriptItem } from './transcript-state.ts';
 
 /** What the repair takes from the session model (passed in: this module stays out of the first load). */
 export interface RepairHelpers {
@@ -22,7 +23,8 @@ export const OUTPUT_SO_FAR_CHARS = 30_000;
 /**
  * The transcript with a result for each call the reload stopped while it ran and whose card showed
  * output (a Bash command's lines so far): the model is told it was stopped and what it printed, as when
- * Esc stops it, rather than that it never completed (it ran partway: running it again repeats that).
+ * Esc stops it, rather than that it never completed (it ran partway: running it again repeats that). A
+ * call that had done its part (keptResult) gets the result it would have had.
  */
 function withOutputSoFar(
   messages: MessageParam[],
@@ -33,13 +35,9 @@ function withOutputSoFar(
   let out = messages;
   for (const item of items) {
     if (item.kind !== 'tool' || item.card.result) continue;
-    const answered = item.card.name === 'AskUserQuestion' ? answers[item.card.toolUseId] : undefined;
-    if (answered) {
-      out = withToolResult(out, {
-        type: 'tool_result',
-        tool_use_id: item.card.toolUseId,
-        content: answeredText(answered),
-      });
+    const kept = keptResult(item.card, answers);
+    if (kept) {
+      out = withToolResult(out, { type: 'tool_result', tool_use_id: item.card.toolUseId, content: kept });
       continue;
     }
     const shown = item.card.subagent
@@ -57,6 +55,32 @@ function withOutputSoFar(
     });
   }
   return out;
+}
+
+/**
+ * The result of a call that had done what it does when the reload stopped it, or undefined: an
+ * AskUserQuestion whose answers were sent, a TodoWrite that was running (its list passed the tool's
+ * checks and was set: the strip and the Todos panel showed it). A list is state, not an action: it is
+ * kept as shown, and the model is told so rather than to write it again.
+ */
+function keptResult(card: ToolCardState, answers: KeptAnswers): string | undefined {
+  if (card.name === 'AskUserQuestion') {
+    const answered = answers[card.toolUseId];
+    return answered && answeredText(answered);
+  }
+  const todos = (card.input as { todos?: unknown } | undefined)?.todos;
+  if (card.name !== 'TodoWrite' || card.status !== 'running' || !Array.isArray(todos)) return undefined;
+  return todosKeptText(todos);
+}
+
+/**
+ * What the model is told of a todo list the reload came just after: TodoWrite's own result, and the list
+ * (as the tool took it: a running call's input passed its checks).
+ */
+function todosKeptText(todos: readonly { content?: unknown; status?: unknown }[]): string {
+  const mark: Record<string, string> = { completed: '[x]', in_progress: '[~]' };
+  const lines = todos.map((t) => `${mark[String(t?.status)] ?? '[ ]'} ${String(t?.content)}`).join('\n');
+  return `Todos have been modified successfully (the page was reloaded just after; the list was kept as shown):\n${lines || '(empty list)'}\n\nKeep using the todo list to track your progress, and carry on with the current task if there is one.`;
 }
 
 /** Answers sent just before a reload, as the model reads answers (AskUserQuestion's result). */
@@ -107,19 +131,17 @@ export function repairRecord(
     ),
     turnOpen: false,
   };
-  // A card whose answers were sent just before the reload shows them as its result, as the model has them.
+  // A card whose answers were sent or whose list was set just before the reload shows the result the
+  // model has.
   const items = (stored ?? helpers.itemsFromMessages(rec.messages)).map((item) => {
-    const answered =
-      item.kind === 'tool' && !item.card.result && item.card.name === 'AskUserQuestion'
-        ? answers[item.card.toolUseId]
-        : undefined;
-    return answered && item.kind === 'tool'
+    const kept = item.kind === 'tool' && !item.card.result ? keptResult(item.card, answers) : undefined;
+    return kept && item.kind === 'tool'
       ? {
           ...item,
           card: {
             ...item.card,
             status: 'done' as const,
-            result: { isError: false, content: answeredText(answered), durationMs: 0 },
+            result: { isError: false, content: kept, durationMs: 0 },
           },
         }
       : item;
