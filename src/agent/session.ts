@@ -16,6 +16,7 @@ import { createResultSpiller, createSpillStore } from '../core/tool-results.ts';
 import { createDefaultMcpManager } from '../mcp/index.ts';
 import { openSandbox } from '../sandbox/select.ts';
 import { appStateFromTranscript } from './app-state.ts';
+import { followBackgroundViews } from './background-views.ts';
 import { createSessionHooks } from './habits/session-hooks.ts';
 import { shellRunBlock } from './habits/shell-mode.ts';
 import { defaultModelFetch } from './off-thread-fetch.ts';
@@ -39,7 +40,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const sandbox = options.sandbox ?? (opened as NonNullable<typeof opened>).sandbox;
   const mcp = options.mcp === undefined ? createDefaultMcpManager() : (options.mcp ?? undefined);
   const listeners = new Set<(e: SessionEvent) => void>();
-  const emit = (event: SessionEvent) => {
+  const send = (event: SessionEvent) => {
     for (const l of listeners) {
       try {
         l(event);
@@ -47,6 +48,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
         console.error('tabcode: a session listener threw', err);
       }
     }
+  };
+  // The cards of background commands follow them (output, end), from the call's result on.
+  const backgroundViews = followBackgroundViews(sandbox, send);
+  const emit = (event: SessionEvent) => {
+    send(event);
+    backgroundViews.see(event);
   };
   // Every model request passes here, so the usage meter can split tokens by the body's parts.
   // Sent from a worker where there is one: a large body would hold the page while fetch encodes it.
@@ -223,6 +230,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       state.context = { ...state.context, readFileState: new Map() };
       // Its todo list is the one its last TodoWrite left.
       appState = { ...appState, todos: appStateFromTranscript(state.transcript).todos };
+      backgroundViews.adopt(state.transcript);
       emit({ type: 'app-state', state: getAppState() });
       return true;
     },
@@ -247,6 +255,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     },
     async dispose() {
       state.context.abortController.abort();
+      backgroundViews.dispose();
       listeners.clear();
       if (options.mcp === undefined) await mcp?.dispose();
       await schemaCache.flush();

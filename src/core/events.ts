@@ -41,6 +41,11 @@ export type QueryEvent =
       status: 'done' | 'error' | 'interrupted';
       durationMs: number;
     }
+  /**
+   * A finished call's card shows something new: a background command's output and state (sent by the
+   * session, not the loop; the model's result is unchanged).
+   */
+  | { type: 'tool-view'; toolUseId: string; view: ToolResultView }
   /** The loop waits for the user to allow or deny a call; answer through the `respond` callback. */
   | {
       type: 'permission-request';

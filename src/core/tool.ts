@@ -42,7 +42,22 @@ export type ToolResultView =
   | { kind: 'text'; text: string }
   /** Markdown the page renders safely (links limited to http/https/mailto). */
   | { kind: 'markdown'; text: string }
-  | { kind: 'terminal'; stdout: string; stderr: string; exitCode: number; timedOut?: boolean }
+  | {
+      kind: 'terminal';
+      stdout: string;
+      stderr: string;
+      exitCode: number;
+      timedOut?: boolean;
+      /**
+       * A command started in the background (Bash run_in_background): its ID. The session keeps such a
+       * view following the command (`tool-view` events): `stdout` is then what it printed (its end).
+       */
+      backgroundId?: string;
+      /** The background command still ran when the view was made. */
+      running?: boolean;
+      /** Shown instead of the exit code: how a background command stands ("running in the background"). */
+      state?: string;
+    }
   | { kind: 'diff'; path: string; before: string; after: string }
   | { kind: 'files'; paths: string[]; truncated?: boolean }
   | { kind: 'code'; path?: string; code: string; language?: string };

@@ -308,9 +308,13 @@ export function ResultView({ view }: { view: ToolResultView }) {
           {view.stderr && <TerminalStream text={view.stderr} className="terminal-stderr" />}
           {!view.stdout && !view.stderr && <pre className="terminal-empty">(no output)</pre>}
           <div className="terminal-foot">
-            <span className={view.exitCode === 0 ? 'exit-ok' : 'exit-bad'} data-testid="exit-code">
-              exit {view.exitCode}
-            </span>
+            {view.state ? (
+              <span data-testid="terminal-state">{view.state}</span>
+            ) : (
+              <span className={view.exitCode === 0 ? 'exit-ok' : 'exit-bad'} data-testid="exit-code">
+                exit {view.exitCode}
+              </span>
+            )}
             {view.timedOut && <span className="exit-bad">timed out</span>}
           </div>
         </div>

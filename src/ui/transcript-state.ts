@@ -206,6 +206,10 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
           durationMs: event.durationMs,
         },
       }));
+    case 'tool-view':
+      return updateCard(state, event.toolUseId, (card) =>
+        card.result ? { ...card, result: { ...card.result, view: event.view } } : card,
+      );
     case 'permission-request':
       return upsertCard(state, event.toolUseId, event.name, (card) => ({
         ...card,

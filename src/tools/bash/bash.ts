@@ -173,12 +173,24 @@ export const BashTool = buildTool<typeof inputSchema, BashOutput, BashPermission
     subtitle: input.description || (input.command ? firstLine(input.command) : undefined),
     body: input.command ? { kind: 'terminal', command: input.command } : { kind: 'none' },
   }),
-  renderToolResultMessage: (output) => ({
-    kind: 'terminal',
-    stdout: output.stdout,
-    stderr: output.stderr,
-    exitCode: output.exitCode,
-    ...(output.timedOut ? { timedOut: true } : {}),
-  }),
+  // A background command's card follows it (the session's background-views.ts): its output, then its end.
+  renderToolResultMessage: (output) =>
+    output.backgroundId
+      ? {
+          kind: 'terminal',
+          stdout: '',
+          stderr: '',
+          exitCode: 0,
+          backgroundId: output.backgroundId,
+          running: true,
+          state: `running in the background (${output.backgroundId})`,
+        }
+      : {
+          kind: 'terminal',
+          stdout: output.stdout,
+          stderr: output.stderr,
+          exitCode: output.exitCode,
+          ...(output.timedOut ? { timedOut: true } : {}),
+        },
   toAutoClassifierInput: (input) => input.command,
 });

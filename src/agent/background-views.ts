@@ -1,0 +1,171 @@
+/**
+ * The card of a background command (Bash run_in_background) follows the command: what it prints and how
+ * it ends reach the card as `tool-view` events (the call's result view with the command's output, its
+ * end, and its state), a few times a second at most. The page saves the view with the session like any
+ * card, so after a reload the card shows what it had shown (and src/ui/session-repair.ts says the reload
+ * stopped it). A sub-agent's background command reaches its card inside the sub-agent's card.
+ */
+import type { QueryEvent } from '../core/events.ts';
+import type { MessageParam } from '../core/messages.ts';
+import type { ToolResultView } from '../core/tool.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { SessionEvent } from './types.ts';
+
+/** Most characters of a background command's output its card shows (its end), and the page saves. */
+export const BACKGROUND_SHOWN_CHARS = 30_000;
+/** How long output waits before it reaches the card (one update for all of it). */
+export const BACKGROUND_VIEW_MS = 250;
+
+type TerminalView = Extract<ToolResultView, { kind: 'terminal' }>;
+/** The sub-agent cards an event came through, outermost first. */
+type Path = { toolUseId: string; agentId: string }[];
+
+interface Followed {
+  id: string;
+  toolUseId: string;
+  path: Path;
+  /** What the card shows of the output: its end, at most BACKGROUND_SHOWN_CHARS. */
+  shown: string;
+  cut: boolean;
+  /** The sandbox's offset of what `shown` holds up to. */
+  offset: number;
+  /** The card belongs to the conversation the session holds now (another one was loaded since). */
+  owned: boolean;
+  /** The final view went out (the command ended). */
+  ended: boolean;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface BackgroundViews {
+  /** Every event the session emits: a background call's result starts a following. */
+  see(event: SessionEvent): void;
+  /**
+   * Another conversation was loaded: only the cards in it are followed from now on, and they are sent
+   * their view as it now is (a session switched back to shows what ran meanwhile).
+   */
+  adopt(messages: readonly MessageParam[]): void;
+  dispose(): void;
+}
+
+/** The result event inside any sub-agent wrappers, with the path to it. */
+function unwrap(event: SessionEvent): { event: SessionEvent | QueryEvent; path: Path } {
+  const path: Path = [];
+  let inner: SessionEvent | QueryEvent = event;
+  while (inner.type === 'subagent-event') {
+    path.push({ toolUseId: inner.toolUseId, agentId: inner.agentId });
+    inner = inner.event;
+  }
+  return { event: inner, path };
+}
+
+/** `event` as it reaches the card at `path` (inside the sub-agent cards it came through). */
+function wrap(event: QueryEvent, path: Path): SessionEvent {
+  let out: QueryEvent = event;
+  for (let i = path.length - 1; i >= 0; i--)
+    out = { type: 'subagent-event', toolUseId: path[i].toolUseId, agentId: path[i].agentId, event: out };
+  return out;
+}
+
+/** The tool_use ids of a conversation's assistant messages. */
+function callIds(messages: readonly MessageParam[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== 'assistant' || typeof m.content === 'string') continue;
+    for (const b of m.content) if (b.type === 'tool_use') ids.add(b.id);
+  }
+  return ids;
+}
+
+/** What a background command's state reads on its card. */
+function stateOf(status: 'running' | 'exited' | 'killed', id: string): string | undefined {
+  if (status === 'running') return `running in the background (${id})`;
+  return status === 'killed' ? `stopped (${id})` : undefined;
+}
+
+export function followBackgroundViews(
+  sandbox: Sandbox,
+  emit: (event: SessionEvent) => void,
+): BackgroundViews {
+  const followed = new Map<string, Followed>();
+  let disposed = false;
+
+  /** Reads what is new and sends the card its view. The command's end is sent once. Never throws. */
+  const update = (f: Followed) => {
+    f.timer = undefined;
+    if (disposed || f.ended) return;
+    let out: ReturnType<Sandbox['readBackground']>;
+    try {
+      out = sandbox.readBackground(f.id, { since: f.offset });
+    } catch {
+      return;
+    }
+    // The sandbox's buffer dropped output not read yet: the card says its start is cut.
+    if (out.dropped > f.offset) f.cut = true;
+    f.offset = out.nextOffset;
+    const all = f.shown + out.output;
+    if (all.length > BACKGROUND_SHOWN_CHARS) f.cut = true;
+    f.shown = all.slice(-BACKGROUND_SHOWN_CHARS);
+    if (!f.owned) return;
+    const running = out.status === 'running';
+    const state = stateOf(out.status, f.id);
+    const view: TerminalView = {
+      kind: 'terminal',
+      stdout: f.cut ? `…${f.shown}` : f.shown,
+      stderr: '',
+      exitCode: out.exitCode ?? 0,
+      backgroundId: f.id,
+      ...(running ? { running: true } : {}),
+      ...(state ? { state } : {}),
+    };
+    f.ended = !running;
+    emit(wrap({ type: 'tool-view', toolUseId: f.toolUseId, view }, f.path));
+  };
+
+  const schedule = (f: Followed, ms = BACKGROUND_VIEW_MS) => {
+    if (f.timer === undefined && !f.ended) f.timer = setTimeout(() => update(f), ms);
+  };
+
+  const unsubscribe = sandbox.onEvent((e) => {
+    if (e.type !== 'exec-output' && e.type !== 'exec-end') return;
+    const f = followed.get(e.id);
+    if (f) schedule(f, e.type === 'exec-end' ? 0 : BACKGROUND_VIEW_MS);
+  });
+
+  return {
+    see(sessionEvent) {
+      if (disposed) return;
+      const { event, path } = unwrap(sessionEvent);
+      if (event.type !== 'tool-result' || event.view?.kind !== 'terminal') return;
+      const id = event.view.backgroundId;
+      if (!id || followed.has(id)) return;
+      const f: Followed = {
+        id,
+        toolUseId: event.toolUseId,
+        path,
+        shown: '',
+        cut: false,
+        offset: 0,
+        owned: true,
+        ended: false,
+      };
+      followed.set(id, f);
+      // What it printed before its result was out (and a command that ended at once).
+      schedule(f);
+    },
+    adopt(messages) {
+      const ids = callIds(messages);
+      for (const f of followed.values()) {
+        f.owned = ids.has(f.path[0]?.toolUseId ?? f.toolUseId);
+        if (!f.owned) continue;
+        // Sent again, as it is now (also the end, when it came while another conversation was open).
+        f.ended = false;
+        schedule(f);
+      }
+    },
+    dispose() {
+      disposed = true;
+      unsubscribe();
+      for (const f of followed.values()) clearTimeout(f.timer);
+    },
+  };
+}
