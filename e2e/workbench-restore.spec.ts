@@ -1,11 +1,10 @@
 /**
  * What a reload brings back is what was shown, in the places the sweep of workbench-durability.spec.ts
  * does not look: the todo list after a TodoWrite that was refused or never ran, or was shown before its
- * result was saved, the session a tab had
- * open when another tab opened one since, the output a Bash command printed before the reload stopped
- * it (what the model is told), the Files editor (keys typed as it loads, text not saved), and the prompt
- * box's text when the tab's sessionStorage is full. Real Chromium, the built site, the real SDK against
- * the mock Messages API.
+ * result was saved; the session a tab had open when another tab opened one since; the output a Bash
+ * command printed before the reload stopped it, in the foreground or the background (what the model is
+ * told); the Files editor (keys typed as it loads, text not saved), and the prompt box's text when the
+ * tab's sessionStorage is full. Real Chromium, the built site, the real SDK against the mock Messages API.
  */
 import { expect, type Page, test } from '@playwright/test';
 import type { MockApi } from './mock-api/server.ts';
@@ -185,6 +184,62 @@ test('a Bash command the reload stopped: the model gets the output the card show
   expect(text).toContain('reloaded');
   expect(text).toContain('OUT-ONE\nOUT-TWO');
   expect(text).not.toContain('OUT-THREE');
+});
+
+test('a background command the reload stopped: its card keeps what it printed and reads stopped, and the model is told so', async ({
+  page,
+}) => {
+  await start(page);
+  await allowEverything(page);
+  const command = 'i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo bgtick $i; sleep 0.5; done';
+  api.script([
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_bg', name: 'Bash', input: { command, run_in_background: true } },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Started.' }] },
+  ]);
+  await sendPrompt(page, 'start it');
+  await waitIdle(page);
+  const card = toolCard(page, 'toolu_bg');
+  const state = card.getByTestId('terminal-state');
+  // The card follows the command: its output as it comes, and that it runs.
+  await expect(card.getByTestId('terminal-result')).toContainText('bgtick 2');
+  await expect(state).toContainText('running in the background');
+  await waitSaved(page);
+  await page.reload();
+  await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  await expect(state).toHaveText('stopped by the page reload');
+  await expect(card.getByTestId('terminal-result')).toContainText('bgtick 1\nbgtick 2');
+  await expect(card).not.toContainText('bgtick 60');
+
+  // The next prompt tells the model, with the output so far; BashOutput then says the same of the ID.
+  const started = resultText(toolResultFor(api.requests[1], 'toolu_bg') ?? {});
+  const id = /bg-\d+-\w+/.exec(started)?.[0] ?? 'missing';
+  api.script([
+    { content: [{ type: 'tool_use', id: 'toolu_bo', name: 'BashOutput', input: { bash_id: id } }] },
+    { content: [{ type: 'text', text: 'Noted.' }] },
+  ]);
+  await sendPrompt(page, 'next');
+  await waitIdle(page);
+  const told = JSON.stringify(api.requests.at(-2)?.body.messages.at(-1));
+  expect(told).toContain(`stopped the background command ${id}`);
+  expect(told).toContain('stopped by the page reload');
+  expect(told).toMatch(/bgtick 1\\nbgtick 2/);
+  expect(told).not.toContain('bgtick 60');
+  const output = resultText(toolResultFor(api.requests[api.requests.length - 1], 'toolu_bo') ?? {});
+  expect(output).toContain('the reload stopped it');
+  // A second reload tells the model nothing new: the card reads stopped, the note was given once.
+  await waitSaved(page);
+  await page.reload();
+  await expect(state).toHaveText('stopped by the page reload');
+  const again = await resultAfterNextPrompt(page, 'toolu_bg');
+  expect(again).toBeDefined();
+  const notes = JSON.stringify(api.requests.at(-1)?.body.messages).split(
+    `stopped the background command ${id}`,
+  );
+  expect(notes).toHaveLength(2);
 });
 
 test('a session of ! lines only is saved: after a reload it is listed, shows their output (also what a stopped one had printed), and the model gets them', async ({

@@ -37,6 +37,7 @@ import {
   initialTranscript,
   type LocalEvent,
   reduceTranscript,
+  type TranscriptItem,
   type TranscriptState,
 } from './transcript-state.ts';
 import { initialUsage, reduceUsage, type UsageState } from './usage-state.ts';
@@ -371,35 +372,48 @@ export function withToolResult(messages: MessageParam[], block: ToolResultBlockP
   return out;
 }
 
+/** Whether a card follows a background command that still ran when the view was saved. */
+const followsBackground = (items: readonly TranscriptItem[]): boolean =>
+  items.some(
+    (i) =>
+      i.kind === 'tool' &&
+      ((i.card.result?.view as { running?: boolean } | undefined)?.running ||
+        followsBackground(i.card.subagent?.transcript.items ?? [])),
+  );
+
 /**
  * A saved session as the page opens it: a turn cut off by a reload is repaired (every tool_use answered,
- * the interrupt marker added) and its view ends with the turn interrupted.
+ * the interrupt marker added) and its view ends with the turn interrupted; background commands its cards
+ * followed and the sandbox no longer has (`running`: the IDs it has) read as stopped by the reload.
  */
 export async function restoreRecord(
   record: SessionRecord,
   answers: KeptAnswers = {},
+  running?: readonly string[],
 ): Promise<{
   rec: SessionRecord;
   transcript: TranscriptState;
   repaired: boolean;
 }> {
-  const repaired = record.turnOpen;
   const stored = fromStoredView(record.view)?.items;
   let rec = record;
   let items = stored ?? itemsFromMessages(record.messages);
+  const repaired = record.turnOpen || followsBackground(items);
   if (repaired) {
-    // Only a session a reload cut off needs the repair (loaded then: it is not part of the first load).
+    // Only such a session needs the repair (loaded then: it is not part of the first load).
     const { repairRecord } = await import('./session-repair.ts');
-    ({ rec, items } = repairRecord(record, stored, answers, {
-      withToolResult,
-      itemsFromMessages,
-      repairInterruptedTranscript,
-    }));
+    ({ rec, items } = repairRecord(
+      record,
+      stored,
+      answers,
+      { withToolResult, itemsFromMessages, repairInterruptedTranscript },
+      running,
+    ));
   }
   const transcript = reduceTranscript(initialTranscript, {
     type: 'local-restore',
     items,
-    interrupted: repaired,
+    interrupted: record.turnOpen,
   });
   return { rec, transcript, repaired };
 }

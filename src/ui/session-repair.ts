@@ -117,24 +117,89 @@ function subagentSoFar(items: readonly TranscriptItem[], depth: number): string 
   return lines.filter((l) => l.trim()).join('\n');
 }
 
-/** The record with its cut-off turn repaired, and the view's items (answered cards show their answers). */
+/** How the card of a background command the reload stopped reads (and its status in the model's note). */
+export const STOPPED_BY_RELOAD = 'stopped by the page reload';
+
+/**
+ * The items with every card that followed a background command still running when the page was last
+ * saved, and not running now (`running`: the IDs the sandbox has), marked as stopped by the reload: it
+ * keeps the output it showed. `notes`: what the model is told of each (sub-agents' cards included).
+ */
+function stoppedBackground(
+  items: readonly TranscriptItem[],
+  running: ReadonlySet<string>,
+  notes: string[],
+): TranscriptItem[] {
+  return items.map((item) => {
+    if (item.kind !== 'tool') return item;
+    const { card } = item;
+    if (card.subagent) {
+      const subItems = stoppedBackground(card.subagent.transcript.items, running, notes);
+      const transcript = { ...card.subagent.transcript, items: subItems };
+      return { ...item, card: { ...card, subagent: { ...card.subagent, transcript } } };
+    }
+    const view = card.result?.view;
+    if (!card.result || view?.kind !== 'terminal' || !view.running || !view.backgroundId) return item;
+    if (running.has(view.backgroundId)) return item;
+    const command = (card.input as { command?: unknown } | undefined)?.command;
+    notes.push(stoppedNote(view.backgroundId, typeof command === 'string' ? command : '', view.stdout));
+    const { running: _running, ...rest } = view;
+    return {
+      ...item,
+      card: { ...card, result: { ...card.result, view: { ...rest, state: STOPPED_BY_RELOAD } } },
+    };
+  });
+}
+
+/** What the model is told of a background command the reload stopped, in BashOutput's form. */
+function stoppedNote(id: string, command: string, shown: string): string {
+  const output = shown.replace(/\s+$/, '');
+  return [
+    `The page was reloaded, which stopped the background command ${id}${command ? ` (${command})` : ''}: it no longer runs, and BashOutput and KillShell no longer know its ID. What it had printed up to the reload:`,
+    `<status>${STOPPED_BY_RELOAD}</status>`,
+    output ? `<output>\n${output}\n</output>` : '<output>(no output)</output>',
+    'Start it again if it is still needed.',
+  ].join('\n');
+}
+
+/** The messages with `text` in a user message at their end (the next prompt joins it). */
+function withUserNote(messages: MessageParam[], text: string): MessageParam[] {
+  const block = { type: 'text' as const, text };
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'user') return [...messages, { role: 'user', content: [block] }];
+  const content =
+    typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  return [...messages.slice(0, -1), { role: 'user', content: [...content, block] }];
+}
+
+/**
+ * The record as the page opens it after a reload, and the view's items: a turn the reload cut off is
+ * repaired (answered cards show their answers, a kept todo list its result), and background commands the
+ * reload stopped read so on their cards while the model is told with the next prompt. `running`: the
+ * background command IDs the sandbox has (a session switched back to within the page: they still run).
+ */
 export function repairRecord(
   record: SessionRecord,
   stored: readonly TranscriptItem[] | undefined,
   answers: KeptAnswers,
   helpers: RepairHelpers,
+  running: readonly string[] = [],
 ): { rec: SessionRecord; items: TranscriptItem[] } {
-  const rec: SessionRecord = {
-    ...record,
-    messages: helpers.repairInterruptedTranscript(
-      withOutputSoFar(record.messages, stored ?? [], answers, helpers),
-    ),
-    turnOpen: false,
-  };
+  const notes: string[] = [];
+  const shown = stored && stoppedBackground(stored, new Set(running), notes);
+  let messages = record.messages;
+  if (record.turnOpen)
+    messages = helpers.repairInterruptedTranscript(withOutputSoFar(messages, stored ?? [], answers, helpers));
+  if (notes.length)
+    messages = withUserNote(messages, `<system-reminder>\n${notes.join('\n\n')}\n</system-reminder>`);
+  const rec: SessionRecord = { ...record, messages, turnOpen: false };
   // A card whose answers were sent or whose list was set just before the reload shows the result the
   // model has.
-  const items = (stored ?? helpers.itemsFromMessages(rec.messages)).map((item) => {
-    const kept = item.kind === 'tool' && !item.card.result ? keptResult(item.card, answers) : undefined;
+  const items = (shown ?? helpers.itemsFromMessages(rec.messages)).map((item) => {
+    const kept =
+      record.turnOpen && item.kind === 'tool' && !item.card.result
+        ? keptResult(item.card, answers)
+        : undefined;
     return kept && item.kind === 'tool'
       ? {
           ...item,

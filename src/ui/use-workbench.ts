@@ -164,7 +164,11 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         lock.release();
         return;
       }
-      const { rec, transcript, repaired } = await restoreRecord(record, readKeptAnswers());
+      const { rec, transcript, repaired } = await restoreRecord(
+        record,
+        readKeptAnswers(),
+        agent.sandbox.listBackground().map((p) => p.id),
+      );
       if (seq !== openSeq.current) {
         lock.release();
         return;
