@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockApi, startMockApi } from '../../e2e/mock-api/server.ts';
 import type { ToolResultView } from '../core/tool.ts';
 import { createJustBashSandbox } from '../sandbox/just-bash.ts';
-import { BACKGROUND_SHOWN_CHARS } from './background-views.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import { BACKGROUND_SHOWN_CHARS, followBackgroundViews } from './background-views.ts';
 import { createAgentSession } from './session.ts';
 import type { AgentSession, SessionEvent } from './types.ts';
 
@@ -136,5 +137,42 @@ describe('background command cards', () => {
     const seen = views.find((v) => v.view.stdout.includes('from-sub'));
     expect(seen).toMatchObject({ toolUseId: 'toolu_sub', through: ['toolu_agent'] });
     await agent.dispose();
+  }, 30_000);
+
+  it('get the output of a backend that does not announce it (WebContainer: only the start and the end)', async () => {
+    const sandbox = await createJustBashSandbox();
+    const quiet = new Proxy(sandbox, {
+      get(target, key) {
+        if (key === 'onEvent')
+          return (l: Parameters<Sandbox['onEvent']>[0]) =>
+            target.onEvent((e) => (e.type === 'exec-output' ? undefined : l(e)));
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const seen: Terminal[] = [];
+    const views = followBackgroundViews(quiet, (e) => {
+      if (e.type === 'tool-view' && e.view.kind === 'terminal') seen.push(e.view);
+    });
+    const proc = await sandbox.startBackground('echo early; sleep 1.5; echo late; sleep 30');
+    const view: Terminal = { kind: 'terminal', stdout: '', stderr: '', exitCode: 0, backgroundId: proc.id };
+    views.see({
+      type: 'tool-result',
+      toolUseId: 'toolu_q',
+      name: 'Bash',
+      isError: false,
+      block: { type: 'tool_result', tool_use_id: 'toolu_q', content: 'started' },
+      view,
+      status: 'done',
+      durationMs: 1,
+    });
+    await until(() => seen.some((v) => v.stdout.includes('late')), 'output found without its events');
+    expect(seen.at(-1)).toMatchObject({ stdout: 'early\nlate\n', running: true });
+    const count = seen.length;
+    await new Promise((r) => setTimeout(r, 1200));
+    // Nothing new: nothing sent (each view is a save of the card).
+    expect(seen).toHaveLength(count);
+    views.dispose();
+    await sandbox.dispose();
   }, 30_000);
 });

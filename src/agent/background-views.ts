@@ -15,6 +15,8 @@ import type { SessionEvent } from './types.ts';
 export const BACKGROUND_SHOWN_CHARS = 30_000;
 /** How long output waits before it reaches the card (one update for all of it). */
 export const BACKGROUND_VIEW_MS = 250;
+/** How often a running command's output is looked for besides (a backend that does not announce it). */
+export const BACKGROUND_POLL_MS = 1000;
 
 type TerminalView = Extract<ToolResultView, { kind: 'terminal' }>;
 /** The sub-agent cards an event came through, outermost first. */
@@ -29,10 +31,12 @@ interface Followed {
   cut: boolean;
   /** The sandbox's offset of what `shown` holds up to. */
   offset: number;
+  /** The command's status when last read (undefined: not read yet). */
+  status?: 'running' | 'exited' | 'killed';
   /** The card belongs to the conversation the session holds now (another one was loaded since). */
   owned: boolean;
-  /** The final view went out (the command ended). */
-  ended: boolean;
+  /** The card has the view as it was last read. */
+  sent: boolean;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -88,15 +92,19 @@ export function followBackgroundViews(
 ): BackgroundViews {
   const followed = new Map<string, Followed>();
   let disposed = false;
+  let poll: ReturnType<typeof setInterval> | undefined;
 
-  /** Reads what is new and sends the card its view. The command's end is sent once. Never throws. */
+  /** Reads what is new and, when there is (or the card lacks it), sends the card its view. Never throws. */
   const update = (f: Followed) => {
+    clearTimeout(f.timer);
     f.timer = undefined;
-    if (disposed || f.ended) return;
+    if (disposed || (f.status !== undefined && f.status !== 'running' && f.sent)) return;
     let out: ReturnType<Sandbox['readBackground']>;
     try {
       out = sandbox.readBackground(f.id, { since: f.offset });
     } catch {
+      // The sandbox no longer has it: nothing more to read (the card keeps what it showed).
+      f.status = 'killed';
       return;
     }
     // The sandbox's buffer dropped output not read yet: the card says its start is cut.
@@ -105,7 +113,9 @@ export function followBackgroundViews(
     const all = f.shown + out.output;
     if (all.length > BACKGROUND_SHOWN_CHARS) f.cut = true;
     f.shown = all.slice(-BACKGROUND_SHOWN_CHARS);
-    if (!f.owned) return;
+    const changed = out.output !== '' || out.status !== f.status;
+    f.status = out.status;
+    if (!f.owned || (f.sent && !changed)) return;
     const running = out.status === 'running';
     const state = stateOf(out.status, f.id);
     const view: TerminalView = {
@@ -117,12 +127,24 @@ export function followBackgroundViews(
       ...(running ? { running: true } : {}),
       ...(state ? { state } : {}),
     };
-    f.ended = !running;
+    f.sent = true;
     emit(wrap({ type: 'tool-view', toolUseId: f.toolUseId, view }, f.path));
   };
 
   const schedule = (f: Followed, ms = BACKGROUND_VIEW_MS) => {
-    if (f.timer === undefined && !f.ended) f.timer = setTimeout(() => update(f), ms);
+    if (f.timer === undefined && !disposed) f.timer = setTimeout(() => update(f), ms);
+  };
+
+  // Output is also looked for now and then: a backend may not announce a background command's output
+  // (WebContainer announces only its start and end).
+  const polling = () => {
+    const running = [...followed.values()].filter((f) => f.status !== 'exited' && f.status !== 'killed');
+    if (running.length === 0 || disposed) {
+      clearInterval(poll);
+      poll = undefined;
+      return;
+    }
+    for (const f of running) if (f.timer === undefined) update(f);
   };
 
   const unsubscribe = sandbox.onEvent((e) => {
@@ -146,11 +168,12 @@ export function followBackgroundViews(
         cut: false,
         offset: 0,
         owned: true,
-        ended: false,
+        sent: false,
       };
       followed.set(id, f);
       // What it printed before its result was out (and a command that ended at once).
       schedule(f);
+      poll ??= setInterval(polling, BACKGROUND_POLL_MS);
     },
     adopt(messages) {
       const ids = callIds(messages);
@@ -158,13 +181,14 @@ export function followBackgroundViews(
         f.owned = ids.has(f.path[0]?.toolUseId ?? f.toolUseId);
         if (!f.owned) continue;
         // Sent again, as it is now (also the end, when it came while another conversation was open).
-        f.ended = false;
+        f.sent = false;
         schedule(f);
       }
     },
     dispose() {
       disposed = true;
       unsubscribe();
+      clearInterval(poll);
       for (const f of followed.values()) clearTimeout(f.timer);
     },
   };
