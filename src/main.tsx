@@ -8,6 +8,8 @@ import './ui/styles/markdown.css';
 import './ui/styles/highlight.css';
 import './ui/styles/tools.css';
 import './ui/styles/panels.css';
+import './ui/styles/side-tabs.css';
+import './ui/styles/sessions.css';
 import './ui/styles/dialog.css';
 
 const root = document.getElementById('root');
