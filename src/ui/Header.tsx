@@ -5,7 +5,7 @@ import { ContextMeter, type ContextMeterProps } from './ContextMeter.tsx';
 // Bundled, not a file beside the page: a package playground's page is the host's, where no favicon is.
 import logoUrl from './logo.svg';
 import type { SaveStatus } from './session-model.ts';
-import { UsageMeter } from './UsagePanel.tsx';
+import { UsageMeter } from './UsageMeter.tsx';
 
 interface HeaderProps {
   sandbox: SandboxInfo | null;

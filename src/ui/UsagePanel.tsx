@@ -1,6 +1,7 @@
 /**
  * The usage meter's detail view: session totals and estimated cost, then one row per model request
  * (input, output, cache read, cache write) that opens to an estimated tools / system / messages split.
+ * Loaded when the Usage tab first opens (side-tabs.tsx); the header's meter is UsageMeter.tsx.
  */
 import { Fragment, memo, useState } from 'react';
 import type { RequestUsage } from '../agent/sessions-store.ts';
@@ -183,43 +184,6 @@ function RequestDetail({ request }: { request: RequestUsage }) {
         <div className="muted">The request's size is unknown, so its split cannot be estimated.</div>
       )}
     </div>
-  );
-}
-
-/** The compact meter in the header: session totals; a click opens the Usage panel. */
-export function UsageMeter({
-  requests,
-  demo,
-  onOpen,
-}: {
-  requests: readonly RequestUsage[];
-  /** A scripted demo: no cost is shown, since no model ran and nothing is billed. */
-  demo?: boolean;
-  onOpen: () => void;
-}) {
-  const t = usageTotals(requests);
-  const last = requests[requests.length - 1];
-  return (
-    <button
-      type="button"
-      className="usage-meter"
-      data-testid="usage-meter"
-      onClick={onOpen}
-      title={
-        last
-          ? `Last request: ${last.inputTokens} in, ${last.outputTokens} out, ${last.cacheReadTokens} cache read, ${last.cacheWriteTokens} cache write`
-          : 'No requests yet'
-      }
-    >
-      <span>
-        <span className="muted">in</span>{' '}
-        {formatTokens(t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens)}
-      </span>
-      <span>
-        <span className="muted">out</span> {formatTokens(t.outputTokens)}
-      </span>
-      <span data-testid="usage-cost">{demo ? 'demo' : formatCost(t.cost)}</span>
-    </button>
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * The workbench's side-panel tabs (Files, Terminal, Preview, Todos, Usage, MCP, Permissions): what each
- * shows and its badge. The terminal, the MCP and Permissions panels and the project controls load on
- * first use, not with the page (the package's first-load budget).
+ * shows and its badge. The terminal, the Usage, MCP and Permissions panels and the project controls load
+ * on first use, not with the page (the package's first-load budget).
  */
 import { type ComponentProps, lazy, Suspense } from 'react';
 import type { AgentSession } from '../agent/types.ts';
@@ -9,19 +9,19 @@ import { FilesPanel } from './FilesPanel.tsx';
 import type { SideTabDef } from './SidePanel.tsx';
 import { PreviewPanel, TodoPanel } from './SidePanels.tsx';
 import type { Theme } from './settings-store.ts';
-import { UsagePanel } from './UsagePanel.tsx';
 
 const McpPanel = lazy(() => import('./McpPanel.tsx').then((m) => ({ default: m.McpPanel })));
 const PermissionRules = lazy(() =>
   import('./PermissionRules.tsx').then((m) => ({ default: m.PermissionRules })),
 );
+const UsagePanel = lazy(() => import('./UsagePanel.tsx').then((m) => ({ default: m.UsagePanel })));
 const Terminal = lazy(() => import('./Terminal.tsx').then((m) => ({ default: m.Terminal })));
 /** The sandbox/project controls reach the sandbox host (select.ts): loaded with the agent, not before. */
 const ProjectControls = lazy(() =>
   import('./ProjectControls.tsx').then((m) => ({ default: m.ProjectControls })),
 );
 
-type UsageProps = ComponentProps<typeof UsagePanel>;
+type UsageProps = ComponentProps<typeof import('./UsagePanel.tsx').UsagePanel>;
 
 export interface SideTabsInput {
   agent: AgentSession | null;
@@ -87,12 +87,14 @@ export function sideTabs(input: SideTabsInput): SideTabDef[] {
       id: 'usage',
       label: 'Usage',
       render: () => (
-        <UsagePanel
-          requests={input.requests}
-          demo={input.keyless}
-          context={input.context}
-          toolSearch={agent?.toolSearchMode?.()}
-        />
+        <Suspense fallback={loading()}>
+          <UsagePanel
+            requests={input.requests}
+            demo={input.keyless}
+            context={input.context}
+            toolSearch={agent?.toolSearchMode?.()}
+          />
+        </Suspense>
       ),
     },
     {
