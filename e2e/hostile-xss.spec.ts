@@ -25,6 +25,7 @@ import {
   allowEverything,
   connect,
   openApp,
+  openSideTab,
   sendPrompt,
   toolCard,
   waitIdle,
@@ -263,7 +264,7 @@ test("an MCP tool's description and result render as text", async ({ page }) => 
   await waitIdle(page);
   await expectClean(page, 'MCP result');
   // The MCP panel lists the server's tool with its description.
-  await page.getByTestId('tab-mcp').click();
+  await openSideTab(page, 'mcp');
   await expect(page.locator('[data-testid="mcp-server"][data-name="xss"]')).toBeVisible();
   for (const details of ['mcp-instructions', 'mcp-prompts']) {
     await page.getByTestId(details).locator('summary').click();

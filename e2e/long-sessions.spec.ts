@@ -12,6 +12,7 @@ import {
   allowEverything,
   connect,
   openApp,
+  openSideTab,
   SCREENSHOT_DIR,
   sendPrompt,
   toolCard,
@@ -296,7 +297,7 @@ test('CLAUDE.md is in the request, an @-mentioned file is attached, and a PreToo
   await expect(page.getByTestId('shell-run').last()).toHaveAttribute('data-exit-code', '0');
 
   // The hook is listed in the Permissions panel.
-  await page.getByTestId('tab-rules').click();
+  await openSideTab(page, 'rules');
   await expect(page.getByTestId('hook-item')).toHaveAttribute('data-event', 'PreToolUse');
 
   api.script([

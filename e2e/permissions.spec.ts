@@ -9,6 +9,7 @@ import type { MockApi } from './mock-api/server.ts';
 import {
   connect,
   openApp,
+  openSideTab,
   resultText,
   SCREENSHOT_DIR,
   sendPrompt,
@@ -28,7 +29,7 @@ withMockApi((started) => {
 const prompt = (page: Page, toolUseId: string) => toolCard(page, toolUseId).getByTestId('permission-request');
 
 async function openRules(page: Page) {
-  await page.getByTestId('tab-rules').click();
+  await openSideTab(page, 'rules');
   await expect(page.getByTestId('permission-rules')).toBeVisible();
 }
 

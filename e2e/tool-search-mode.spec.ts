@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { type MockApi, startMockApi } from './mock-api/server.ts';
-import { connect, openApp, sendPrompt, toolCard, waitIdle } from './support/app.ts';
+import { connect, openApp, openSideTab, sendPrompt, toolCard, waitIdle } from './support/app.ts';
 
 /** The model loads WebFetch (a deferred built-in), then answers. */
 const LOAD_THEN_ANSWER = (text: string) => [
@@ -52,7 +52,7 @@ test('an endpoint that takes tool search: the Usage panel says native mode', asy
   // The second request sends the loaded tool with defer_loading (its reference is in the result); the
   // mock refuses such a request without the advanced-tool-use beta header, so its 200 shows the header.
   expect(JSON.stringify(native.requests[1].body.tools)).toContain('"defer_loading":true');
-  await page.getByTestId('tab-usage').click();
+  await openSideTab(page, 'usage');
   const line = page.getByTestId('usage-tool-search');
   await expect(line).toHaveAttribute('data-mode', 'native');
   await expect(line).toContainText('ToolSearch: native mode.');
@@ -71,7 +71,7 @@ test('an endpoint that refuses tool_reference: the session goes portable and the
   // The request with the reference was refused; the same turn went again with full schemas.
   expect(refusing.requests.map((r) => r.status)).toEqual([200, 400, 200]);
   expect(JSON.stringify(refusing.requests[2].body.tools)).not.toContain('defer_loading');
-  await page.getByTestId('tab-usage').click();
+  await openSideTab(page, 'usage');
   const line = page.getByTestId('usage-tool-search');
   await expect(line).toHaveAttribute('data-mode', 'portable');
   await expect(line).toContainText('ToolSearch: portable mode. The endpoint refused tool search (');

@@ -20,6 +20,7 @@ import {
   allowEverything,
   connect,
   openApp,
+  openSideTab,
   resultText,
   SCREENSHOT_DIR,
   sendPrompt,
@@ -511,7 +512,7 @@ test('every remaining tool in one session, and what survives a reload', async ({
   expect(firstText(failed[0])).toContain('docs.example');
   // Sub-agents' requests count in the Usage panel (main + sub-agents; server-tool requests are the tools').
   const loopRequests = api.requests.filter((r) => !serverTool(r)).length;
-  await page.getByTestId('tab-usage').click();
+  await openSideTab(page, 'usage');
   await expect(page.getByTestId('usage-row')).toHaveCount(loopRequests);
 
   // A reload keeps the server-tool result and the sub-agents' transcripts.

@@ -11,7 +11,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, type Page, test } from '@playwright/test';
 import type { MockApi, ScriptedTurn } from './mock-api/server.ts';
-import { allowEverything, connect, SCREENSHOT_DIR, toolCard, waitIdle, withMockApi } from './support/app.ts';
+import {
+  allowEverything,
+  connect,
+  openSideTab,
+  SCREENSHOT_DIR,
+  toolCard,
+  waitIdle,
+  withMockApi,
+} from './support/app.ts';
 
 const ROOT = '/home/user/project';
 
@@ -162,8 +170,13 @@ test('axe: every panel and dialog, light and dark, has no serious or critical vi
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     problems.push(...(await axeProblems(page, source, `${scheme} chat, every card kind, file viewer`)));
+    // The tab strip's More menu, open (the tabs the strip has no room for).
+    await page.getByTestId('side-more').click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    problems.push(...(await axeProblems(page, source, `${scheme} side panel More menu`)));
+    await page.keyboard.press('Escape');
     for (const tab of ['terminal', 'preview', 'todos', 'usage', 'mcp', 'rules']) {
-      await page.getByTestId(`tab-${tab}`).click();
+      await openSideTab(page, tab);
       if (tab === 'usage') await page.getByTestId('usage-row').first().click();
       // The MCP and Permissions panels load on first open: axe must see them, not their placeholder.
       if (tab === 'mcp') await expect(page.getByTestId('mcp-panel')).toBeVisible();

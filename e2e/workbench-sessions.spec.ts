@@ -13,6 +13,7 @@ import {
   connect,
   connectRemembering,
   openApp,
+  openSideTab,
   SCREENSHOT_DIR,
   sendPrompt,
   sessionTitles,
@@ -80,7 +81,7 @@ test('a reload mid-turn restores the transcript, marks the turn interrupted, and
   await expect(page.getByTestId('api-key-input')).toHaveValue('test');
   await expect(page.getByTestId('api-key-input')).toHaveAttribute('type', 'password');
   await page.getByTestId('settings-cancel').click();
-  await page.getByTestId('tab-usage').click();
+  await openSideTab(page, 'usage');
   await expect(page.getByTestId('usage-row')).toHaveCount(2);
 
   // Resume: the API accepts the repaired transcript.

@@ -10,6 +10,7 @@ import {
   allowEverything,
   connect,
   openApp,
+  openSideTab,
   SCREENSHOT_DIR,
   sendPrompt,
   toolCard,
@@ -453,7 +454,7 @@ test('layout: panels toggle with Ctrl+B / Ctrl+J, the side panel resizes from th
   await expect(tabs.last()).toBeFocused();
   await page.keyboard.press('Home');
   await expect(page.getByTestId('tab-files')).toHaveAttribute('aria-selected', 'true');
-  await page.getByTestId('tab-usage').click();
+  await openSideTab(page, 'usage');
   await expect(page.getByTestId('usage-panel')).toBeVisible();
 
   await page.getByTestId('prompt-input').focus();

@@ -4,7 +4,7 @@
  * where tokens end up).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { openApp, toolCard } from '../support/app.ts';
+import { openApp, openSideTab, toolCard } from '../support/app.ts';
 
 /** Where the page's McpManager keeps the user's servers (src/mcp/storage.ts). */
 const DB = { name: 'tabcode-mcp', store: 'servers', key: 'servers' };
@@ -39,7 +39,7 @@ export async function saveServersAndReload(
 /** Opens the MCP panel and returns the row of `name`. */
 export async function mcpRow(page: Page, name: string): Promise<Locator> {
   const tab = page.getByTestId('tab-mcp');
-  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await openSideTab(page, 'mcp');
   return page.locator(`[data-testid="mcp-server"][data-name="${name}"]`);
 }
 

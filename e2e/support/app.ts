@@ -35,6 +35,20 @@ export async function openApp(page: Page): Promise<void> {
   await expect(page.getByTestId('file-item').first()).toBeVisible();
 }
 
+/**
+ * Opens a side-panel tab (`files`, `terminal`, `preview`, `todos`, `usage`, `mcp`, `rules`): from the
+ * tab strip, or from its More menu when the strip has no room for the tab (SidePanel.tsx).
+ */
+export async function openSideTab(page: Page, id: string): Promise<void> {
+  const tab = page.getByTestId(`tab-${id}`);
+  if (await tab.isVisible()) await tab.click();
+  else {
+    await page.getByTestId('side-more').click();
+    await page.getByTestId(`side-more-${id}`).click();
+  }
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+}
+
 /** Points the page at the mock API through the settings dialog. */
 export async function connect(page: Page, api: MockApi, apiKey = 'test'): Promise<void> {
   await page.getByTestId('settings-button').click();
