@@ -1,6 +1,7 @@
 /**
- * Accessibility: axe-core over every panel and dialog, in the light and the dark theme, with no serious
- * or critical violation; a visible focus ring on everything the Tab key reaches; a whole session driven
+ * Accessibility: axe-core over the empty state and every panel and dialog, in the light and the dark
+ * theme, with no serious or critical violation and no text under 4.5:1 (highlighted code's tokens of every
+ * colour measured too); a visible focus ring on everything the Tab key reaches; a whole session driven
  * by the keyboard alone (no pointer at all); live regions that announce a finished answer and a
  * permission prompt. Real Chromium, the built site, the real SDK against the mock Messages API.
  *
@@ -44,19 +45,34 @@ async function open(page: Page): Promise<void> {
   await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
 }
 
+/**
+ * Code with a token of each colour the highlighter gives (highlight.css): comment, keyword, class and
+ * function titles, parameters, string, number, built-in, attribute.
+ */
+const CODE = [
+  '// Count the words.',
+  'class Counter extends Map {',
+  '  count(text, min = 2) {',
+  "    return text.split(' ').filter((w) => w.length >= min).length + parseInt('1', 10);",
+  '  }',
+  '}',
+  'const options = { attr: true };',
+].join('\n');
+
 /** A session with a card of every kind, a markdown reply, and a permission prompt left waiting. */
 const SESSION: ScriptedTurn[] = [
   {
     content: [
       {
         type: 'text',
-        text: '## Plan\n\nI will **write**, edit and run:\n\n```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+        text: `## Plan\n\nI will **write**, edit and run:\n\n\`\`\`js\n${CODE}\n\`\`\`\n\n| a | b |\n|---|---|\n| 1 | 2 |`,
       },
       {
         type: 'tool_use',
         id: 'toolu_w',
         name: 'Write',
-        input: { file_path: `${ROOT}/notes.md`, content: 'one\ntwo\n' },
+        // Markdown: its list markers are highlighted as bullets, its heading as a section, its quote as a quote.
+        input: { file_path: `${ROOT}/notes.md`, content: '# Notes\n\n- one\n- two\n\n> 1. quoted\n' },
       },
       { type: 'tool_use', id: 'toolu_b', name: 'Bash', input: { command: 'echo out; echo err >&2; exit 3' } },
       { type: 'tool_use', id: 'toolu_g', name: 'Glob', input: { pattern: '**/*.js' } },
@@ -85,7 +101,10 @@ async function afterFrames(page: Page, n: number): Promise<void> {
 
 type AxeNode = {
   target: string[];
-  any: { id: string; data?: { contrastRatio?: number } | null }[];
+  any: {
+    id: string;
+    data?: { contrastRatio?: number; expectedContrastRatio?: string; messageKey?: string } | null;
+  }[];
 };
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
 
@@ -97,20 +116,83 @@ type AxeViolation = { id: string; impact: string | null; help: string; nodes: Ax
  */
 const UNREADABLE_CONTRAST = 3;
 
-/** Text axe measured under UNREADABLE_CONTRAST but left "incomplete". */
+/**
+ * Text axe measured under UNREADABLE_CONTRAST but left "incomplete"; and short text (one or two
+ * characters: a step's number, a number in code) under the contrast WCAG asks of it. axe measures short
+ * text as it does any other, then leaves it "incomplete" (messageKey shortTextContent) only because one
+ * or two characters may be an icon; here they are text.
+ */
 function unreadableText(incomplete: AxeViolation[], where: string): string[] {
   return incomplete
     .filter((v) => v.id === 'color-contrast')
     .flatMap((v) => v.nodes)
     .flatMap((n) => {
-      const ratio = n.any.find((a) => a.id === 'color-contrast')?.data?.contrastRatio;
-      return typeof ratio === 'number' && ratio > 0 && ratio < UNREADABLE_CONTRAST
-        ? [`${where}: color-contrast ${ratio}:1, unreadable — ${n.target.join(' ')}`]
+      const data = n.any.find((a) => a.id === 'color-contrast')?.data;
+      const ratio = data?.contrastRatio;
+      if (typeof ratio !== 'number' || ratio <= 0) return [];
+      if (ratio < UNREADABLE_CONTRAST)
+        return [`${where}: color-contrast ${ratio}:1, unreadable — ${n.target.join(' ')}`];
+      const expected = Number.parseFloat(data?.expectedContrastRatio ?? '');
+      return data?.messageKey === 'shortTextContent' && ratio < expected
+        ? [`${where}: color-contrast ${ratio}:1 (short text), under ${expected}:1 — ${n.target.join(' ')}`]
         : [];
     });
 }
 
-/** Serious and critical axe violations of the page as it is now, and text measured as unreadable. */
+/**
+ * Text whose colour is under 4.5:1 (WCAG AA) on the background it shows on, among the visible elements
+ * matching `selector`. axe measures most of them too; this is for what its color-contrast rule skips as
+ * not text: punctuation alone (a list's bullet in highlighted markdown, "-"). The background is the
+ * nearest ancestor's that is not transparent, a translucent one blended over the one under it.
+ */
+async function lowContrast(page: Page, selector: string, where: string): Promise<string[]> {
+  const found = await page.evaluate((sel) => {
+    const rgba = (css: string) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
+      return { r, g, b, a: css.startsWith('rgba') || css.includes('/') ? a : 1 };
+    };
+    const luminance = ({ r, g, b }: { r: number; g: number; b: number }) => {
+      const f = (c: number) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (el: Element | null) => {
+      const layers: ReturnType<typeof rgba>[] = [];
+      for (let at = el; at; at = at.parentElement) {
+        const c = rgba(getComputedStyle(at).backgroundColor);
+        if (c.a === 0) continue;
+        layers.push(c);
+        if (c.a === 1) break;
+      }
+      let out = { r: 255, g: 255, b: 255 };
+      for (const c of layers.reverse())
+        out = {
+          r: c.r * c.a + out.r * (1 - c.a),
+          g: c.g * c.a + out.g * (1 - c.a),
+          b: c.b * c.a + out.b * (1 - c.a),
+        };
+      return out;
+    };
+    const out: { what: string; ratio: number }[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+      if (!el.checkVisibility() || !el.textContent?.trim()) continue;
+      const fg = luminance(rgba(getComputedStyle(el).color));
+      const bg = luminance(background(el));
+      const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+      if (Math.round(ratio * 100) / 100 < 4.5)
+        out.push({ what: `${el.className} "${el.textContent.trim()}"`, ratio });
+    }
+    return out;
+  }, selector);
+  return found.map((f) => `${where}: ${f.ratio.toFixed(2)}:1 under 4.5:1 — ${f.what}`);
+}
+
+/** The text the contrast checks measure themselves: highlighted code's tokens, the empty state's step numbers. */
+const MEASURED = '.hljs [class*="hljs-"], .step-num';
+
+/**
+ * Serious and critical axe violations of the page as it is now, text axe measured as unreadable or
+ * short text under its contrast, and MEASURED text under 4.5:1.
+ */
 async function axeProblems(page: Page, source: string, where: string): Promise<string[]> {
   // Evaluated, not added as a <script>: the page's CSP refuses inline scripts (as it should).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(source);
@@ -139,6 +221,7 @@ async function axeProblems(page: Page, source: string, where: string): Promise<s
             .join(', ')}`,
       ),
     ...unreadableText(incomplete, where),
+    ...(await lowContrast(page, MEASURED, where)),
   ];
 }
 
@@ -151,11 +234,27 @@ test('axe: every panel and dialog, light and dark, has no serious or critical vi
   test.setTimeout(120_000);
   api.script(SESSION);
   await open(page);
-  await connect(page, api);
+  const problems: string[] = [];
+  // The empty state's numbered steps, before and after a key is set (the first step then done).
+  for (const connected of [false, true]) {
+    if (connected) await connect(page, api);
+    await expect(page.getByTestId('step-key')).toHaveClass(connected ? /step-done/ : /^step\s*$/);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      problems.push(
+        ...(await axeProblems(page, source, `${scheme} empty state, ${connected ? '' : 'not '}connected`)),
+      );
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.getByTestId('prompt-input').fill('Plan, write, edit and run.');
   await page.getByTestId('prompt-input').press('Enter');
   await expect(toolCard(page, 'toolu_w').getByTestId('permission-request')).toBeVisible();
-  const problems: string[] = [];
+  for (const token of ['comment', 'keyword', 'title', 'params', 'string', 'number', 'built_in', 'attr'])
+    await expect(
+      page.locator(`.md .hljs-${token}`).first(),
+      `a highlighted ${token} in the reply`,
+    ).toBeVisible();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     problems.push(...(await axeProblems(page, source, `${scheme} chat with a permission prompt`)));
@@ -167,6 +266,11 @@ test('axe: every panel and dialog, light and dark, has no serious or critical vi
   await waitIdle(page);
   await page.locator('[data-testid="file-item"][data-path="notes.md"]').click();
   await expect(page.getByTestId('file-viewer')).toBeVisible();
+  for (const token of ['section', 'bullet', 'quote'])
+    await expect(
+      page.getByTestId('file-viewer').locator(`.hljs-${token}`).first(),
+      `a highlighted ${token} in the file viewer`,
+    ).toBeVisible();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     problems.push(...(await axeProblems(page, source, `${scheme} chat, every card kind, file viewer`)));

@@ -15,13 +15,13 @@ import { tags as t } from '@lezer/highlight';
  * light page only (its variable and type colours are dark blue on the dark theme's background).
  */
 const TOKENS = HighlightStyle.define([
-  { tag: [t.comment, t.quote], color: 'light-dark(#8a8f98, #7d838c)', fontStyle: 'italic' },
+  { tag: [t.comment, t.quote], color: 'light-dark(#676c74, #7d838c)', fontStyle: 'italic' },
   {
     tag: [t.keyword, t.modifier, t.operatorKeyword, t.controlKeyword, t.bool, t.null],
     color: 'light-dark(#a626a4, #c792ea)',
   },
   { tag: [t.string, t.regexp, t.special(t.string)], color: 'light-dark(#2f7d32, #a5d68a)' },
-  { tag: [t.number, t.atom], color: 'light-dark(#b25d00, #f7a86b)' },
+  { tag: [t.number, t.atom], color: 'light-dark(#a05400, #f7a86b)' },
   {
     tag: [t.function(t.variableName), t.function(t.propertyName), t.heading],
     color: 'light-dark(#2f5fb8, #82aaff)',
