@@ -12,6 +12,7 @@ export {
   NPM_SERVER_START,
   parseArgs as parseNpmArgs,
   ROOT_INSTALL_EVENTS,
+  runsRootInstallScripts,
 } from './npm-args.ts';
 export { loadShellParser, shellParserIfLoaded, shellParserRuns } from './parser.ts';
 export { isKnownProgram } from './programs.ts';

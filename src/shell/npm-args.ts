@@ -197,6 +197,22 @@ export const ROOT_INSTALL_EVENTS = [
   'postprepare',
 ];
 
+/**
+ * Whether an npm command (as NPM_COMMANDS names it) runs ROOT_INSTALL_EVENTS, given the packages it names:
+ * `npm install` and `npm ci` do; `npm install <pkg>…` does not (npm 7+ runs them only for an install
+ * that names no package, lib/commands/install.js); nor does `npm uninstall` (npm 7+ has no uninstall
+ * scripts). `install-test` installs as `install` does, `install-ci-test` as `ci`. The sandbox's npm
+ * (src/runtimes/npm/install.ts) and the permission analysis (core/permissions/npm-scripts.ts) both go by it.
+ * Not covered: npm 8+ also runs the root's predependencies, dependencies and postdependencies scripts
+ * after any command that changed node_modules (`npm i <pkg>` and `npm uninstall` included). tabcode's
+ * npm runs none of them and the analysis counts none; under WebContainer, whose npm is npm's own, they
+ * would run unseen.
+ */
+export function runsRootInstallScripts(command: string, packages: readonly string[]): boolean {
+  if (command === 'ci' || command === 'install-ci-test') return true;
+  return (command === 'install' || command === 'install-test') && packages.length === 0;
+}
+
 /** Scripts npm runs where package.json has none (`npm restart`, `npm run env`). */
 export const NPM_IMPLICIT_SCRIPTS: Readonly<Record<string, string>> = {
   restart: 'npm stop --if-present && npm start',

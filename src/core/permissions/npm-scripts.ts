@@ -19,6 +19,7 @@ import {
   NPM_SERVER_START,
   parseNpmArgs,
   ROOT_INSTALL_EVENTS,
+  runsRootInstallScripts,
   type ShellAnalysis,
   type ShellCommand,
 } from '../../shell/index.ts';
@@ -67,10 +68,13 @@ function npmRun(c: ShellCommand): NpmRun | 'unknown' | null {
     case 'install':
     case 'ci':
     case 'uninstall':
-      return { events: [...ROOT_INSTALL_EVENTS], args: [], elsewhere };
     case 'install-test':
-    case 'install-ci-test':
-      return { events: [...ROOT_INSTALL_EVENTS, ...around('test')], args: [], elsewhere };
+    case 'install-ci-test': {
+      // The project's own install scripts run only for an install of the whole project.
+      const root = runsRootInstallScripts(command, rest) ? ROOT_INSTALL_EVENTS : [];
+      const test = command === 'install-test' || command === 'install-ci-test' ? around('test') : [];
+      return { events: [...root, ...test], args: [], elsewhere };
+    }
     case 'exec': {
       const call = parsed.flags.get('call');
       return typeof call === 'string' ? { events: [], args: [], call, elsewhere } : null;

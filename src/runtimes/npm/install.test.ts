@@ -301,6 +301,12 @@ describe('npm install', () => {
     expect(r.stdout.indexOf('postinstall ran')).toBeLessThan(r.stdout.indexOf('prepare ran'));
     const add = await bash.exec('npm i tiny-math');
     expect(add.stdout).not.toContain('postinstall ran');
+    // Nor does uninstall (npm 7+ has no uninstall scripts, and runs the root's install ones only for an
+    // install naming no package): the permission analysis counts none for either (npm-scripts.ts).
+    const remove = await bash.exec('npm uninstall tiny-math');
+    expect(remove.exitCode).toBe(0);
+    expect(remove.stdout).not.toMatch(/postinstall ran|prepare ran/);
+    expect(add.stdout).not.toContain('prepare ran');
     const skipped = await bash.exec('npm install --ignore-scripts');
     expect(skipped.stdout).not.toContain('postinstall ran');
   });

@@ -3,6 +3,7 @@
  * everything first, then change node_modules, package.json and the lock in one commit (reify.ts). Any
  * failure before the commit leaves all three exactly as they were.
  */
+import { runsRootInstallScripts } from '../../shell/npm-args.ts';
 import { loadInstalled } from './actual.ts';
 import { flag, listSetting, type NpmConfig, type ParsedArgs, setting } from './config.ts';
 import { SAVE_PREFIX } from './constants.ts';
@@ -263,7 +264,8 @@ export async function install(ctx: InstallContext): Promise<number> {
     clean: false,
     since,
   });
-  if (ctx.specs.length) return 0;
+  // The project's own install scripts run for an install of the whole project only.
+  if (!runsRootInstallScripts('install', ctx.specs)) return 0;
   return runRootScripts(ctx, pkg.data, 'install');
 }
 

@@ -275,4 +275,32 @@ describe('npm runs the scripts of its command only', () => {
     expect(await decisionOf('npm test', 'bypassPermissions', rules, before)).toBe('allow');
     expect(await decisionOf('npm run clean', 'bypassPermissions', rules, before)).toBe('deny');
   });
+
+  it("adding or removing a package does not run the project's install scripts; installing the project does", async () => {
+    // npm 7+ runs the root's preinstall … postprepare only for an install that names no package
+    // (lib/commands/install.js), and has no uninstall scripts; the sandbox's npm does the same
+    // (runtimes/npm/install.ts, its tests). The registry here refuses at once: the install fails, after
+    // the check, having run nothing of the project's.
+    const hooks = { preinstall: 'rm -rf dist', postinstall: 'rm -rf dist', prepare: 'rm -rf dist' };
+    const before = {
+      setup: [
+        `echo '${JSON.stringify({ name: 'demo', scripts: { ...hooks, test: 'echo tested' } })}' > package.json`,
+      ],
+    };
+    const rules = { deny: ['Bash(rm:*)'] };
+    const offline = '--registry http://127.0.0.1:9/';
+    for (const command of [
+      'npm uninstall left-pad',
+      'npm remove left-pad lodash',
+      `npm install ${offline} left-pad`,
+      `npm i -D ${offline} left-pad@1`,
+      `npm add ${offline} left-pad`,
+      `npm install-test ${offline} left-pad`,
+    ]) {
+      expect(await decisionOf(command, 'bypassPermissions', rules, before), command).toBe('allow');
+    }
+    for (const command of ['npm install', 'npm i --save-dev', 'npm ci', 'npm install-test', 'npm cit']) {
+      expect(await decisionOf(command, 'bypassPermissions', rules, before), command).toBe('deny');
+    }
+  });
 });
