@@ -281,6 +281,37 @@ export const CONTRACT_CASES: ContractCase[] = [
     },
   },
   {
+    name: 'existsAnywhere: in the workspace and outside it, through a link, a link itself; paths only',
+    async run(t) {
+      const sb = t.sandbox;
+      const at = sb.existsAnywhere?.bind(sb);
+      if (!at) return;
+      const setup = await sb.exec(
+        'mkdir -p /tmp/tabcode-anywhere/bin && echo x > /tmp/tabcode-anywhere/bin/tool && echo made',
+        { origin: 'internal' },
+      );
+      check.includes(setup.stdout, 'made', 'outside folder set up');
+      await sb.writeFile('node_modules/.bin/here', 'x');
+      await sb.writeFile('plain.txt', 'p');
+      await t.symlink('/tmp/tabcode-anywhere/bin', 'linked-bin');
+      await t.symlink('/tmp/tabcode-anywhere/gone', 'dangling');
+      check.equal(await at(`${sb.root}/node_modules/.bin/here`), true, 'a workspace file');
+      check.equal(await at(`${sb.root}/node_modules/.bin`), true, 'a workspace folder');
+      check.equal(await at(`${sb.root}/node_modules/.bin/none`), false, 'a missing workspace file');
+      check.equal(await at(`${sb.root}/plain.txt/x`), false, 'under a file');
+      check.equal(await at(`${sb.root}/src/../node_modules/.bin/here`), true, 'a path with ..');
+      check.equal(await at('/tmp/tabcode-anywhere/bin/tool'), true, 'a file outside');
+      check.equal(await at('/tmp/tabcode-anywhere/bin'), true, 'a folder outside');
+      check.equal(await at('/tmp/tabcode-anywhere/bin/none'), false, 'a missing file outside');
+      check.equal(await at('/tmp/tabcode-anywhere-none/bin/tool'), false, 'under a missing folder outside');
+      check.equal(await at(`${sb.root}/linked-bin/tool`), true, 'through a link leading out');
+      check.equal(await at(`${sb.root}/linked-bin/none`), false, 'missing, through a link');
+      check.equal(await at(`${sb.root}/dangling`), true, 'a dangling link is something');
+      check.equal(await at('node_modules/.bin/here'), false, 'a relative path is nothing');
+      check.equal(await at(`${sb.root}/plain\0.txt`), false, 'a path with a NUL is nothing');
+    },
+  },
+  {
     name: 'exec: exit codes and stderr',
     async run({ sandbox: sb }) {
       check.equal((await sb.exec('true')).exitCode, 0, 'true');

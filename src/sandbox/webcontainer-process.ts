@@ -1,7 +1,7 @@
 /**
  * Small pieces of the WebContainer backend that talk to the VM directly: the tree `mount` takes, an
- * interactive `jsh` as an InteractiveShell, resolving a symlink with `node`, and the text of a preview
- * error for the model.
+ * interactive `jsh` as an InteractiveShell, the commands `ls /bin` lists, asking `node` where a symlink
+ * leads or whether anything is at a path, and the text of a preview error for the model.
  */
 import type { FileSystemTree, PreviewMessage, WebContainerProcess } from '@webcontainer/api';
 import { type InteractiveShell, normalizePath } from './sandbox.ts';
@@ -28,6 +28,15 @@ export function toFileSystemTree(files: Record<string, string | Uint8Array>): Fi
     if (name) dir[name] = { file: { contents } };
   }
   return tree;
+}
+
+/** The commands `ls /bin` lists, with cd, export, node, npm and npx, sorted; [] when it lists none. */
+export function binCommands(lsOutput: string): string[] {
+  const found = lsOutput
+    .split(/\s+/)
+    .map((n) => n.replace(/[*@/]$/, ''))
+    .filter((n) => /^[\w.+-]+$/.test(n));
+  return found.length ? [...new Set([...found, 'cd', 'export', 'node', 'npm', 'npx'])].sort() : [];
 }
 
 /** Commands jsh is known to offer when `ls /bin` cannot be read. */
@@ -78,16 +87,18 @@ export function interactiveShell(proc: WebContainerProcess): InteractiveShell {
   };
 }
 
-/** Where the link at `abs` leads (absolute, symlinks resolved), asked of `node`; '' when unknown. */
-export async function resolveLink(
+type Terminal = { cols: number; rows: number };
+
+/**
+ * Runs `node -e code abs` and returns what `code` wrote between `@@` markers (the terminal adds escapes
+ * and echoes around it), or null when node did not answer (none, or not within 10 s).
+ */
+async function askNode(
   wc: WebContainerApi,
+  code: string,
   abs: string,
-  terminal: { cols: number; rows: number },
-): Promise<string> {
-  const code =
-    "const fs=require('fs').promises,path=require('path');const p=process.argv[1];" +
-    'fs.realpath(p).catch(()=>fs.readlink(p).then((t)=>path.resolve(path.dirname(p),t)))' +
-    ".catch(()=>'').then((r)=>process.stdout.write('@@'+r+'@@'))";
+  terminal: Terminal,
+): Promise<string | null> {
   let out = '';
   try {
     const proc = await wc.spawn('node', ['-e', code, abs], { terminal });
@@ -97,10 +108,35 @@ export async function resolveLink(
     await Promise.race([proc.exit, sleep(10_000)]);
     await Promise.race([p.done, sleep(2_000)]);
   } catch {
-    // No node: the link cannot be resolved (and is refused).
+    // No node: no answer.
   }
-  const m = /@@(.*?)@@/s.exec(stripAnsi(out));
-  return m?.[1] ? normalizePath(m[1]) : '';
+  return /@@(.*?)@@/s.exec(stripAnsi(out))?.[1] ?? null;
+}
+
+/** Where the link at `abs` leads (absolute, symlinks resolved), asked of `node`; '' when unknown. */
+export async function resolveLink(wc: WebContainerApi, abs: string, terminal: Terminal): Promise<string> {
+  const code =
+    "const fs=require('fs').promises,path=require('path');const p=process.argv[1];" +
+    'fs.realpath(p).catch(()=>fs.readlink(p).then((t)=>path.resolve(path.dirname(p),t)))' +
+    ".catch(()=>'').then((r)=>process.stdout.write('@@'+r+'@@'))";
+  const target = await askNode(wc, code, abs, terminal);
+  return target ? normalizePath(target) : '';
+}
+
+/**
+ * Whether anything (a file, a directory, a link, dangling or not) is at `abs`, asked of `node` (lstat):
+ * for paths the workdir-scoped `wc.fs` cannot reach. null when node did not answer.
+ */
+export async function probePath(
+  wc: WebContainerApi,
+  abs: string,
+  terminal: Terminal,
+): Promise<boolean | null> {
+  const code =
+    "require('fs').promises.lstat(process.argv[1]).then(()=>'yes',()=>'no')" +
+    ".then((r)=>process.stdout.write('@@'+r+'@@'))";
+  const answer = await askNode(wc, code, abs, terminal);
+  return answer === 'yes' ? true : answer === 'no' ? false : null;
 }
 
 /** What the model is told about an error a preview page reported. */

@@ -141,6 +141,36 @@ describe('webcontainer backend: files', () => {
   });
 });
 
+describe('webcontainer backend: existsAnywhere', () => {
+  it('answers from the workspace listings where they reach, and asks node (lstat) outside or through a link', async () => {
+    const { wc, sandbox } = await make();
+    const at = (path: string) => {
+      if (!sandbox.existsAnywhere) throw new Error('the WebContainer backend has no existsAnywhere');
+      return sandbox.existsAnywhere(path);
+    };
+    const nodeRuns = () => wc.spawned.filter((s) => s.command === 'node').length;
+    const before = nodeRuns();
+    expect(await at('/home/project/a.txt')).toBe(true);
+    expect(await at('/home/project/node_modules/.bin/ls')).toBe(false);
+    expect(await at('/home/project/a.txt/ls')).toBe(false);
+    expect(nodeRuns(), 'the workspace is answered without a process').toBe(before);
+    expect(await at('/home/node_modules/.bin/ls')).toBe(false);
+    await sandbox.exec('mkdir -p /home/node_modules/.bin && echo x > /home/node_modules/.bin/ls', {
+      origin: 'internal',
+    });
+    expect(await at('/home/node_modules/.bin/ls')).toBe(true);
+    await sandbox.exec('ln -s /home/node_modules linked', { origin: 'internal' });
+    expect(await at('/home/project/linked/.bin/ls')).toBe(true);
+    expect(nodeRuns(), 'one node run per path outside or through a link').toBe(before + 3);
+  });
+
+  it('throws, never says "nothing there", when node cannot answer', async () => {
+    const { sandbox } = await make({ spawnError: 'no processes in this VM' });
+    await expect(sandbox.existsAnywhere?.('/home/node_modules/.bin/ls')).rejects.toThrow(/Cannot tell/);
+    expect(await sandbox.existsAnywhere?.('/home/project/a.txt')).toBe(true);
+  });
+});
+
 describe('webcontainer backend: servers, preview errors, lifecycle', () => {
   it('lists servers from server-ready and drops them when the port closes', async () => {
     const { wc, sandbox } = await make();

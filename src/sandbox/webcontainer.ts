@@ -48,11 +48,13 @@ import {
   wrapError,
 } from './shared.ts';
 import { KILL_GRACE_MS, pump, runShellCommand, sleep } from './webcontainer-exec.ts';
-import { containedPath, type LinkLookup, resolveRealPath } from './webcontainer-paths.ts';
+import { anythingAt, containedPath, type LinkLookup, resolveRealPath } from './webcontainer-paths.ts';
 import {
+  binCommands,
   interactiveShell,
   JSH_FALLBACK_COMMANDS,
   previewErrorText,
+  probePath,
   resolveLink,
   toFileSystemTree,
 } from './webcontainer-process.ts';
@@ -159,13 +161,8 @@ class WebContainerSandbox implements Sandbox {
       this.watching = false;
     }
     const ls = await this.exec('ls /bin', { origin: 'internal', timeoutMs: 5_000 });
-    const found = ls.stdout
-      .split(/\s+/)
-      .map((n) => n.replace(/[*@/]$/, ''))
-      .filter((n) => /^[\w.+-]+$/.test(n));
-    if (!ls.timedOut && found.length) {
-      this.commandNames = [...new Set([...found, 'cd', 'export', 'node', 'npm', 'npx'])].sort();
-    }
+    const found = binCommands(ls.stdout);
+    if (!ls.timedOut && found.length) this.commandNames = found;
   }
 
   /** A change the watcher saw (a command or a background process wrote it). */
@@ -401,6 +398,11 @@ class WebContainerSandbox implements Sandbox {
     } catch {
       return false;
     }
+  }
+
+  /** Whether anything is at an absolute path, in the workspace or not (webcontainer-paths.ts anythingAt). */
+  existsAnywhere(path: string): Promise<boolean> {
+    return anythingAt(this.linkLookup(), path, (abs) => probePath(this.wc, abs, this.terminal));
   }
 
   async listFiles(options: ListFilesOptions = {}): Promise<string[]> {

@@ -332,6 +332,7 @@ function fakeNode() {
     const fsPromises = {
       realpath: (p: string) => track(ctx.fs.realpath(resolve(p))),
       readlink: (p: string) => track(ctx.fs.readlink(resolve(p))),
+      lstat: (p: string) => track(ctx.fs.lstat(resolve(p))),
       readFile: (p: string, enc?: string) =>
         track<string | Uint8Array>(enc ? ctx.fs.readFile(resolve(p)) : ctx.fs.readFileBuffer(resolve(p))),
       writeFile: (p: string, data: string) => track(ctx.fs.writeFile(resolve(p), data)),

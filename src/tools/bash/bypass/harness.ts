@@ -188,15 +188,20 @@ export async function runCase(c: BypassCase): Promise<void> {
 
 /**
  * Runs a command with the rules in one mode and says what happened (for the over-strict checks), after
- * `setup` commands run for real and with `background` commands started and still running.
+ * `setup` commands run for real and with `background` commands started and still running; in the
+ * just-bash sandbox, or the one `sandbox` makes (with FIXTURE's files).
  */
 export async function decisionOf(
   command: string,
   mode: PermissionMode,
   set: PermissionRuleSet,
-  before: { setup?: readonly string[]; background?: readonly string[] } = {},
+  before: {
+    setup?: readonly string[];
+    background?: readonly string[];
+    sandbox?: () => Promise<Sandbox>;
+  } = {},
 ): Promise<'allow' | 'ask' | 'deny'> {
-  const sandbox = await createJustBashSandbox({ files: FIXTURE });
+  const sandbox = await (before.sandbox ?? (() => createJustBashSandbox({ files: FIXTURE })))();
   try {
     for (const step of before.setup ?? []) expect((await sandbox.exec(step)).exitCode, step).toBe(0);
     for (const job of before.background ?? []) await sandbox.startBackground(job);

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createJustBashSandbox } from '../../../sandbox/just-bash.ts';
+import { FakeWebContainer } from '../../../sandbox/testing/fake-webcontainer.ts';
+import { createWebContainerSandbox } from '../../../sandbox/webcontainer.ts';
 import { RULES as CORPUS_RULES, decisionOf, FIXTURE } from './harness.ts';
 
 const RULES = { deny: ['Bash(rm:*)', 'Bash(curl *)'], allow: ['Bash(git rm:*)'] };
@@ -302,5 +304,16 @@ describe('npm runs the scripts of its command only', () => {
     for (const command of ['npm install', 'npm i --save-dev', 'npm ci', 'npm install-test', 'npm cit']) {
       expect(await decisionOf(command, 'bypassPermissions', rules, before), command).toBe('deny');
     }
+  });
+
+  it("on WebContainer too: a script's ls runs unasked where no node_modules/.bin up to / has one", async () => {
+    // npm puts every node_modules/.bin from the package up to / first on PATH; above the workspace only
+    // the VM can say what is there (the sandbox's existsAnywhere asks its node). The typed fake here.
+    const sandbox = () => createWebContainerSandbox(new FakeWebContainer(), { files: FIXTURE });
+    const setup = [`echo '${JSON.stringify({ name: 'demo', scripts: { test: 'ls src' } })}' > package.json`];
+    const rules = { deny: ['Bash(curl *)'] };
+    expect(await decisionOf('npm test', 'bypassPermissions', rules, { setup, sandbox })).toBe('allow');
+    const planted = [...setup, 'mkdir -p /home/node_modules/.bin && echo x > /home/node_modules/.bin/ls'];
+    expect(await decisionOf('npm test', 'bypassPermissions', rules, { setup: planted, sandbox })).toBe('ask');
   });
 });
