@@ -203,10 +203,10 @@ export const ROOT_INSTALL_EVENTS = [
  * that names no package, lib/commands/install.js); nor does `npm uninstall` (npm 7+ has no uninstall
  * scripts). `install-test` installs as `install` does, `install-ci-test` as `ci`. The sandbox's npm
  * (src/runtimes/npm/install.ts) and the permission analysis (core/permissions/npm-scripts.ts) both go by it.
- * Not covered: npm 8+ also runs the root's predependencies, dependencies and postdependencies scripts
- * after any command that changed node_modules (`npm i <pkg>` and `npm uninstall` included). tabcode's
- * npm runs none of them and the analysis counts none; under WebContainer, whose npm is npm's own, they
- * would run unseen.
+ * Besides: npm 8+ runs the root's predependencies, dependencies and postdependencies scripts after any
+ * command that changed node_modules (`npm i <pkg>` and `npm uninstall` included). tabcode's npm runs
+ * none of them, but WebContainer's npm is npm's own, so the permission analysis counts them for every
+ * install, ci and uninstall (on the safe side for tabcode's npm).
  */
 export function runsRootInstallScripts(command: string, packages: readonly string[]): boolean {
   if (command === 'ci' || command === 'install-ci-test') return true;

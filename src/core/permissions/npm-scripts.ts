@@ -70,10 +70,11 @@ function npmRun(c: ShellCommand): NpmRun | 'unknown' | null {
     case 'uninstall':
     case 'install-test':
     case 'install-ci-test': {
-      // The project's own install scripts run only for an install of the whole project.
+      // The project's own install scripts run only for an install of the whole project; its
+      // dependencies scripts after any change to node_modules (npm 8+, so under WebContainer's npm).
       const root = runsRootInstallScripts(command, rest) ? ROOT_INSTALL_EVENTS : [];
       const test = command === 'install-test' || command === 'install-ci-test' ? around('test') : [];
-      return { events: [...root, ...test], args: [], elsewhere };
+      return { events: [...root, ...around('dependencies'), ...test], args: [], elsewhere };
     }
     case 'exec': {
       const call = parsed.flags.get('call');

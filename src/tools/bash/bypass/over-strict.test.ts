@@ -306,6 +306,19 @@ describe('npm runs the scripts of its command only', () => {
     }
   });
 
+  it("the project's dependencies scripts count for any install or uninstall (npm 8+ runs them, so WebContainer's npm does)", async () => {
+    const before = {
+      setup: [
+        `echo '${JSON.stringify({ name: 'demo', scripts: { postdependencies: 'rm -rf dist' } })}' > package.json`,
+      ],
+    };
+    const rules = { deny: ['Bash(rm:*)'] };
+    for (const command of ['npm uninstall left-pad', 'npm install left-pad', 'npm install', 'npm ci']) {
+      expect(await decisionOf(command, 'bypassPermissions', rules, before), command).toBe('deny');
+    }
+    expect(await decisionOf('npm test', 'bypassPermissions', rules, before)).toBe('allow');
+  });
+
   it("on WebContainer too: a script's ls runs unasked where no node_modules/.bin up to / has one", async () => {
     // npm puts every node_modules/.bin from the package up to / first on PATH; above the workspace only
     // the VM can say what is there (the sandbox's existsAnywhere asks its node). The typed fake here.
