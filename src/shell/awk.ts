@@ -120,6 +120,9 @@ function tokenize(src: string): Token[] | null {
           inClass = true;
         } else if (src[i] === ']') inClass = false;
         else if (src[i] === '\n') return null;
+        // `/[/]/`: a `/` in a bracket expression to POSIX awk and gawk, the regex's end to just-bash's awk,
+        // which reads what follows as code (`x = /[/; getline < ".env"; y = /]/`).
+        else if (src[i] === '/' && inClass) return null;
         i++;
       }
       if (i >= src.length) return null;
@@ -164,6 +167,32 @@ function tokenize(src: string): Token[] | null {
   }
   return tokens;
 }
+
+/**
+ * Tokens an expression starts after: a string right after one is the whole of `STRING | getline`'s
+ * command. After anything else it may be the end of a longer one: joined to an operand (`(a) "ls"`,
+ * `a[1] "ls"`, `$"0"`) or to a comparison that a string joins in turn (`"cat .env; " x == "ls"`).
+ */
+const EXPRESSION_START = new Set([
+  '{',
+  '}',
+  '(',
+  ',',
+  ';',
+  '=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '^=',
+  '?',
+  ':',
+  '&&',
+  '||',
+]);
+const startsExpression = (t: Token | undefined): boolean =>
+  t === undefined || t.kind === 'end' || (t.kind === 'op' && EXPRESSION_START.has(t.value));
 
 /** Reads an awk program. Never throws; what it cannot follow gives `opaque`. */
 export function readAwkProgram(src: string): AwkProgram {
@@ -232,19 +261,28 @@ export function readAwkProgram(src: string): AwkProgram {
     } else if (t.value === '(' || t.value === '[') depth++;
     else if (t.value === ')' || t.value === ']') depth = Math.max(0, depth - 1);
     else if (t.value === '|' || t.value === '|&') {
-      // `print ... | "cmd"` or `"cmd" | getline`.
+      // `print ... | "cmd"` or `"cmd" | getline`. The command of a getline is the whole expression before
+      // the `|` (just-bash's awk takes all of an `||` expression): a string is all of it only right after
+      // the start of one.
       const cmd =
         next?.kind === 'str' && printDepth !== null && !joined(k + 1)
           ? next
-          : prev?.kind === 'str' && tokens[k - 2]?.kind !== 'str' && tokens[k - 2]?.kind !== 'word'
+          : prev?.kind === 'str' && startsExpression(tokens[k - 2])
             ? prev
             : undefined;
       if (cmd?.kind === 'str') out.commands.push(cmd.value);
       else out.opaque ??= 'an awk pipe runs a command only known at run time';
     } else if ((t.value === '>' || t.value === '>>') && printDepth !== null && depth === printDepth) {
+      // just-bash's awk appends by reading the file and writing it whole: through a link (/dev/stderr
+      // may be one), `>>` copies what it leads to into the file, so the file is read too.
+      const append = t.value === '>>';
       if (next?.kind === 'str' && !joined(k + 1)) {
         if (!/^\/dev\/(stdout|stderr)$/.test(next.value)) out.writes.push(next.value);
-      } else out.dynamicWrite = true;
+        if (append) out.reads.push(next.value);
+      } else {
+        out.dynamicWrite = true;
+        if (append) out.dynamicRead = true;
+      }
     }
   }
   return out;

@@ -48,13 +48,23 @@ export function readSedScript(s: string): SedScript {
     i = end < 0 ? s.length : end;
     return text;
   };
+  /** Reads `text` as more commands (where sed implementations end a name or command earlier). */
+  const also = (text: string) => {
+    const more = readSedScript(text);
+    out.writes.push(...more.writes);
+    out.reads.push(...more.reads);
+    out.commands.push(...more.commands);
+    out.opaque ??= more.opaque;
+  };
   const skipBlank = () => {
     while (i < s.length && (s[i] === ' ' || s[i] === '\t')) i++;
   };
   // Reads up to an unescaped delimiter. A bracket expression holding the delimiter is refused: sed
   // implementations disagree on whether it ends the part, and a wrong guess could hide a `w` flag. So is
   // one that starts with `]` (a literal `]` in GNU sed, an empty class in just-bash's) or holds `\]` (the
-  // end of the bracket in GNU sed, an escaped `]` in just-bash's).
+  // end of the bracket in GNU sed, an escaped `]` in just-bash's). A class (`[:alpha:]`) is no unit to
+  // just-bash's sed, whose bracket ends at its first `]`: a delimiter, `]` or newline inside one refuses it
+  // too (`s/[[:]/x/;r .env;#:]]/y/` reads .env there).
   const readPart = (delim: string, brackets = true): boolean => {
     while (i < s.length && s[i] !== delim) {
       if (s[i] === '\n') return false;
@@ -68,7 +78,8 @@ export function readSedScript(s: string): SedScript {
           if (s[j] === '\\' && s[j + 1] === ']') return false;
           if (s[j] === '[' && ':.='.includes(s[j + 1] ?? 'x')) {
             const close = s.indexOf(`${s[j + 1]}]`, j + 2);
-            if (close < 0) return false;
+            if (close < 0 || /[\]\n]/.test(s.slice(j + 2, close)) || s.slice(j + 2, close).includes(delim))
+              return false;
             j = close + 2;
           } else j++;
         }
@@ -107,19 +118,18 @@ export function readSedScript(s: string): SedScript {
     const add = (name: string) => {
       if (!name) return;
       if (kind === 'write' && !/^\/dev\/(stdout|stderr)$/.test(name)) out.writes.push(name);
-      if (kind === 'read' && name !== '/dev/stdin') out.reads.push(name);
+      // /dev/stdin is a plain file of just-bash's, which a link may replace: its sed reads it as any file.
+      if (kind === 'read') out.reads.push(name);
     };
-    // GNU sed takes the rest of the line as the name; just-bash's ends it at `;` or `}` and runs what
-    // follows as more commands: both readings count.
+    // GNU sed takes the rest of the line as the name; just-bash's ends it at `;` (a `}` before it is part
+    // of the name: `r a}x;r .env` reads .env there), others at `}`, and run what follows as more commands:
+    // every reading counts.
     add(full);
-    const end = full.search(/[;}]/);
-    if (end < 0) return;
-    add(full.slice(0, end).trim());
-    const more = readSedScript(full.slice(end + 1));
-    out.writes.push(...more.writes);
-    out.reads.push(...more.reads);
-    out.commands.push(...more.commands);
-    out.opaque ??= more.opaque;
+    for (const end of [full.indexOf(';'), full.indexOf('}')]) {
+      if (end < 0) continue;
+      add(full.slice(0, end).trim());
+      also(full.slice(end + 1));
+    }
   };
   while (i < s.length) {
     skipBlank();
@@ -217,6 +227,8 @@ export function readSedScript(s: string): SedScript {
         const command = restOfLine().trim();
         if (command) out.commands.push(command);
         else out.opaque ??= 'sed e runs the pattern space as a command';
+        // just-bash's sed ends the command at `;` and reads what follows as more commands.
+        if (command.includes(';')) also(command.slice(command.indexOf(';') + 1));
         break;
       }
       case 's':

@@ -1,0 +1,169 @@
+/**
+ * Cases found by red-team round 12: words the analysis reads one way and just-bash another. A sed bracket's
+ * class ends at its first `]` in just-bash (a delimiter inside it ends the part), its file names at `;`
+ * only, awk's regex at its first `/` (a bracket holds none), the command of awk's `| getline` is all the
+ * expression before it, awk's `>>` reads the file it appends to, and sed reads /dev/stdin as a plain file.
+ */
+import { APP, type BypassCase, LEAK, NO_RULES, PROD, RULES } from './harness.ts';
+
+/** RULES plus one allow rule (the deny rules still bind). */
+const ALLOW = (rule: string) => ({ rules: { ...RULES, allow: [rule] } });
+
+/**
+ * sed: `[[:]` is a bracket holding `[:`, and `/` then ends the pattern in just-bash's sed; the analysis
+ * skipped `[:` to the next `:]` as one class, past a `;r FILE;` that just-bash runs.
+ */
+export const SED_BRACKET_CLASS: BypassCase[] = [
+  {
+    what: 'sed: a class running to a later :] hides an r of a denied file',
+    command: "sed -n 's/[[:]/x/;r .env;#:]]/y/p' notes.txt",
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'sed: a class running to a later :] hides a w of a denied file',
+    command: "sed -n 's/[[:]/x/;w config/prod.env;#:]]/y/' notes.txt",
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'sed: a class running to a later :] hides a w of a protected file (default mode ran it)',
+    command: "sed 's/[[:]/x/;w .git/HEAD;#:]]/y/' notes.txt",
+    ...NO_RULES,
+    effect: { changed: '.git/HEAD' },
+  },
+  {
+    what: 'sed: the same in an address',
+    command: "sed -n '/[[:]/p;r secrets/key.pem;#:]]/p' notes.txt",
+    effect: LEAK,
+    bypass: 'ask',
+  },
+];
+
+/**
+ * sed: just-bash's sed ends an r, R, w or W file name at `;` only (a `}` before it is part of the name),
+ * and runs what follows; the analysis ended it at the first `}` and read the rest (`a x;r .env`) as the
+ * text of an a command.
+ */
+export const SED_NAME_END: BypassCase[] = [
+  {
+    what: 'sed: r NAME}a x;r FILE reads the denied file',
+    command: "sed 'r notes.txt}a x;r .env' README.md",
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'sed: R NAME}i y;R FILE of a denied folder',
+    command: "sed '$!R x}i y;R secrets/key.pem' notes.txt",
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'sed: w NAME}a x;w FILE writes the denied file',
+    command: "sed -n '1w x}a x;w config/prod.env' notes.txt",
+    effect: PROD,
+    bypass: 'deny',
+  },
+];
+
+/** sed's r and R of /dev/stdin read just-bash's plain file /dev/stdin, which a link may replace. */
+export const SED_DEV_STDIN: BypassCase[] = [
+  {
+    what: 'sed r /dev/stdin, a link to a denied file',
+    setup: ['rm -f /dev/stdin && ln -s /home/user/project/.env /dev/stdin'],
+    command: "sed 'r /dev/stdin' notes.txt",
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'sed 1R /dev/stdin, a link to a denied folder',
+    setup: ['rm -f /dev/stdin && ln -s /home/user/project/secrets/key.pem /dev/stdin'],
+    command: "sed '1R /dev/stdin' notes.txt",
+    effect: LEAK,
+    bypass: 'deny',
+  },
+];
+
+/**
+ * awk: just-bash's awk ends a regex at its first unescaped `/`, even in a bracket (`/[/` is the regex `[`);
+ * the analysis took `/[/ … /]/` for one regex and skipped the code between.
+ */
+export const AWK_REGEX_BRACKET: BypassCase[] = [
+  {
+    what: 'awk: code between /[/ and /]/ reads a denied file',
+    command: `awk 'BEGIN { if (0) x = /[/; while ((getline l < ".env") > 0) print l; if (0) y = /]/ }'`,
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'awk: code between /[/ and /]/ writes a denied file',
+    command: `awk 'BEGIN { if (0) x = /[/; print "pwned" > "config/prod.env"; if (0) y = /]/ }'`,
+    effect: PROD,
+    bypass: 'ask',
+  },
+  {
+    what: 'awk: code between /[/ and /]/ runs rm (default mode ran it)',
+    command: `awk 'BEGIN { if (0) x = /[/; "rm -f src/app.ts" | getline; if (0) y = /]/ }'`,
+    effect: APP,
+    bypass: 'ask',
+  },
+];
+
+/**
+ * awk: the command of `EXPR | getline` is the whole expression before the `|` (just-bash's parser takes
+ * all of an `||` expression); the analysis took the string right before the `|` for all of it.
+ */
+export const AWK_GETLINE_COMMAND: BypassCase[] = [
+  {
+    what: 'awk: (a) "ls" | getline runs what a holds first',
+    command: `awk 'BEGIN { a = "cat .env; "; (a) "ls" | getline x; print x }'`,
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'awk: a[1] "ls" | getline',
+    command: `awk 'BEGIN { a[1] = "cat secrets/key.pem; "; a[1] "ls" | getline x; print x }'`,
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'awk: a string joined to a comparison that ends in "ls"',
+    command: `awk 'BEGIN { "cat .env; " x == "ls" | getline y; print y }'`,
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'awk: $"0" | getline runs the input line',
+    command: `echo 'cat .env' | awk '{ $"0" | getline x; print x }'`,
+    effect: LEAK,
+    bypass: 'ask',
+  },
+  {
+    what: 'an allow rule for awk: (a) "ls" | getline reads a denied file (default mode ran it)',
+    command: `awk 'BEGIN { a = "cat .env; "; (a) "ls" | getline x; print x }'`,
+    ...ALLOW('Bash(awk:*)'),
+    effect: LEAK,
+    bypass: 'ask',
+  },
+];
+
+/**
+ * awk: just-bash's awk appends (`>>`) by reading the file and writing it whole, so through a link it
+ * copies what the link leads to into the file (which the next call may read): the file is read too.
+ */
+export const AWK_APPEND_READS: BypassCase[] = [
+  {
+    what: 'awk >> "/dev/stderr", a link to a denied file, copies it there (plan mode ran it)',
+    setup: ['rm -f /dev/stderr && ln -s /home/user/project/.env /dev/stderr'],
+    command: `awk 'BEGIN { printf "x" >> "/dev/stderr" }'`,
+    effect: { changed: '/dev/stderr' },
+    bypass: 'deny',
+  },
+  {
+    what: 'awk >> notes.log, a link to a denied file, copies it into notes.log',
+    setup: ['ln -s /home/user/project/.env notes.log'],
+    command: `awk '{ print >> "notes.log" }' notes.txt`,
+    effect: { changed: 'notes.log' },
+    bypass: 'deny',
+  },
+];

@@ -1,0 +1,37 @@
+/** Bypass corpus, run for real: red-team round 12. See cases-round12.ts and harness.ts. */
+import { describe, it } from 'vitest';
+import {
+  AWK_APPEND_READS,
+  AWK_GETLINE_COMMAND,
+  AWK_REGEX_BRACKET,
+  SED_BRACKET_CLASS,
+  SED_DEV_STDIN,
+  SED_NAME_END,
+} from './cases-round12.ts';
+import { type BypassCase, runCase } from './harness.ts';
+
+const table = (cases: BypassCase[]) => cases.map((c) => [c.what, c] as const);
+
+describe('bypass corpus: a sed class ends at the first ] in just-bash', () => {
+  it.each(table(SED_BRACKET_CLASS))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's sed ends a file name at ; only", () => {
+  it.each(table(SED_NAME_END))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: sed reads /dev/stdin as a plain file', () => {
+  it.each(table(SED_DEV_STDIN))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's awk ends a regex at its first /", () => {
+  it.each(table(AWK_REGEX_BRACKET))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: awk's | getline runs the whole expression before it", () => {
+  it.each(table(AWK_GETLINE_COMMAND))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's awk reads the file it appends to", () => {
+  it.each(table(AWK_APPEND_READS))('%s', async (_what, c) => runCase(c));
+});
