@@ -59,7 +59,10 @@ describe('option values that are files', () => {
     ['tar cf out.tar a', ['read:a', 'read:out.tar', 'write:out.tar']],
     ['tar -tf x.tar', ['read:x.tar']],
     ['chmod +x run.sh', ['write:run.sh']],
-    ['uniq in out', ['read:in', 'write:out']],
+    // A mode that starts with `-` is read as flags: the operand is the file, not the mode.
+    ['chmod -w config/prod.env', ['write:config/prod.env']],
+    ['chmod -R -wx a b', ['write:a', 'write:b']],
+    ['uniq in out', ['read:in', 'read:out', 'write:out']],
     ['tee -a log < in', ['write:log', 'read:in']],
     ['curl -oout.html http://x', ['write:out.html']],
     // No operand: nothing (it used to throw, and the line counted as unparseable).

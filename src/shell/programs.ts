@@ -119,6 +119,30 @@ function operandPaths(
   return usesOfOperands(name, spec, a, ops, recursive, linksMade);
 }
 
+/**
+ * The files gzip and gunzip write (src/sandbox/gzip-commands.ts): FILE and its suffix (`.gz`, or -S's:
+ * `gzip -S /../config/prod.env notes.txt` writes config/prod.env), FILE without it for gunzip (`gunzip
+ * prod.env.gz` writes prod.env). A run-time suffix, or one gunzip takes off a path it cannot read
+ * lexically, names a run-time file.
+ */
+function gzipOutputs(name: string, a: ParsedArgs, ops: readonly ShellWord[]): ShellWord[] {
+  if (name !== 'gzip' && name !== 'gunzip') return [];
+  const has = (...flags: string[]) => flags.some((f) => a.flags.has(f));
+  if (has('-c', '--stdout', '--to-stdout', '-t', '--test')) return [];
+  const decompress = name === 'gunzip' || has('-d', '--decompress', '--uncompress');
+  const given = a.values.filter((v) => v.option === '-S' || v.option === '--suffix').pop()?.word;
+  const suffix: ShellWord = given ?? { text: '.gz', dynamic: false, glob: false };
+  return ops.flatMap((w) => {
+    if (w.text === '-' && !w.dynamic) return [];
+    const file = w.text.replace(/\/+$/, '');
+    const unknown = { text: `${file}…`, dynamic: true, glob: false };
+    if (w.dynamic || suffix.dynamic) return [unknown];
+    if (!decompress) return [{ ...w, text: `${file}${suffix.text}`, glob: w.glob || suffix.glob }];
+    if (suffix.text.includes('/') || /(^|\/)\.\.?(\/|$)/.test(file)) return [unknown];
+    return file.endsWith(suffix.text) ? [{ ...w, text: file.slice(0, -suffix.text.length) }] : [];
+  });
+}
+
 /** `-` as an operand: standard input to the programs that read it so (uniq, split). */
 const isStdin = (w: ShellWord | undefined): boolean => w?.text === '-' && !w.dynamic;
 
@@ -135,12 +159,13 @@ function usesOfOperands(
     case 'none':
       return [];
     case 'read':
-      // `uniq IN OUT` writes OUT, and IN may be `-` (standard input).
+      // `uniq IN OUT` writes OUT, and IN may be `-` (standard input). just-bash's uniq reads every operand
+      // as input (`uniq notes.txt .env` prints .env): its OUT is read too.
       if ((name === 'uniq' || name === 'xxd') && ops.length >= 2) {
         const [input, ...outputs] = ops;
         return [
           ...(isStdin(input) ? [] : [use(input, 'read', true)]),
-          ...outputs.map((w) => use(w, 'write', true)),
+          ...outputs.flatMap((w) => (name === 'uniq' ? readAndWritten(w) : [use(w, 'write', true)])),
         ];
       }
       return ops.map((w) => {
@@ -150,7 +175,10 @@ function usesOfOperands(
     case 'write':
       return ops.map((w) => use(w, 'write', true, recursive));
     case 'modify':
-      return ops.flatMap((w) => readAndWritten(w, recursive));
+      return [
+        ...ops.flatMap((w) => readAndWritten(w, recursive)),
+        ...gzipOutputs(name, a, ops).map((w) => use(w, 'write', true, recursive)),
+      ];
     case 'archive': {
       const [archive, ...members] = ops;
       return archive
@@ -177,7 +205,9 @@ function usesOfOperands(
       return files.map((w) => use(w, 'read', true, recursive));
     }
     case 'mode': {
-      const byReference = a.flags.has('--reference');
+      // chmod's mode may start with `-` (`chmod -w FILE`, read as flags): then every operand is a file.
+      const dashMode = name === 'chmod' && [...a.flags].some((f) => /^-[rwxXstugoa]$/.test(f));
+      const byReference = a.flags.has('--reference') || dashMode;
       return (byReference ? ops : ops.slice(1)).map((w) => use(w, 'write', true, recursive));
     }
     case 'copy':
@@ -302,7 +332,9 @@ function findFacts(args: readonly ShellWord[]): ProgramFacts {
       if (starting) out.paths.push(use(w, 'read', true, true));
       continue;
     }
-    if (starting && !t.startsWith('-') && t !== '(' && t !== '!' && t !== ',') {
+    // just-bash's find takes every word before the first `-…`, `(`, `)` or `!` as a starting point, a `,`
+    // among them (`find src , config -delete` deletes in config).
+    if (starting && !t.startsWith('-') && t !== '(' && t !== '!') {
       out.paths.push(use(w, 'read', true, true));
       continue;
     }

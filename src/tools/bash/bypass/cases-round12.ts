@@ -2,7 +2,9 @@
  * Cases found by red-team round 12: words the analysis reads one way and just-bash another. A sed bracket's
  * class ends at its first `]` in just-bash (a delimiter inside it ends the part), its file names at `;`
  * only, awk's regex at its first `/` (a bracket holds none), the command of awk's `| getline` is all the
- * expression before it, awk's `>>` reads the file it appends to, and sed reads /dev/stdin as a plain file.
+ * expression before it, awk's `>>` reads the file it appends to, and sed reads /dev/stdin as a plain file;
+ * just-bash's uniq reads its OUT operand, its find takes a `,` and the words after it as starting points,
+ * and the sandbox's gzip and gunzip write FILE with or without its suffix.
  */
 import { APP, type BypassCase, LEAK, NO_RULES, PROD, RULES } from './harness.ts';
 
@@ -164,6 +166,62 @@ export const AWK_APPEND_READS: BypassCase[] = [
     setup: ['ln -s /home/user/project/.env notes.log'],
     command: `awk '{ print >> "notes.log" }' notes.txt`,
     effect: { changed: 'notes.log' },
+    bypass: 'deny',
+  },
+];
+
+/** just-bash's uniq reads every operand as input: `uniq IN OUT` prints OUT (GNU's writes it). */
+export const UNIQ_OUTPUT_READ: BypassCase[] = [
+  { what: 'uniq notes.txt .env prints .env', command: 'uniq notes.txt .env', effect: LEAK, bypass: 'deny' },
+  {
+    what: 'uniq - FILE of a denied folder',
+    command: 'uniq - secrets/key.pem < notes.txt',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+];
+
+/** just-bash's find takes a `,` and every word after it up to the expression as starting points. */
+export const FIND_COMMA: BypassCase[] = [
+  {
+    what: 'find notes.txt , config -delete deletes in config',
+    command: "find notes.txt , config -name '*.env' -delete",
+    effect: { removed: 'config/prod.env' },
+    bypass: 'deny',
+  },
+  {
+    what: 'find notes.txt , .git -delete deletes in the protected .git',
+    command: 'find notes.txt , .git -name HEAD -delete',
+    ...NO_RULES,
+    effect: { removed: '.git/HEAD' },
+    bypass: 'ask',
+  },
+];
+
+/**
+ * gzip and gunzip (the sandbox's, src/sandbox/gzip-commands.ts) write FILE and its suffix, or FILE
+ * without it: `-S /../config/prod.env` makes notes.txt's output config/prod.env. The analysis took the
+ * operand alone for what they write.
+ */
+export const GZIP_OUTPUT: BypassCase[] = [
+  {
+    what: 'gzip -S /../config/prod.env notes.txt writes config/prod.env',
+    command: 'gzip -kf -S /../config/prod.env notes.txt',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'gzip --suffix=/../src/app.ts README.md writes src/app.ts',
+    command: 'gzip -f -k --suffix=/../src/app.ts README.md',
+    effect: { changed: 'src/app.ts' },
+    bypass: 'deny',
+  },
+  {
+    what: 'gunzip config/prod.env.gz writes config/prod.env, which a rule names',
+    setup: ['echo DB=evil > /tmp/e && gzip /tmp/e && cp /tmp/e.gz config/prod.env.gz'],
+    command: 'gunzip -f config/prod.env.gz',
+    rules: { deny: ['Edit(/config/prod.env)'] },
+    effect: PROD,
     bypass: 'deny',
   },
 ];

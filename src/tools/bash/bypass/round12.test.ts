@@ -4,9 +4,12 @@ import {
   AWK_APPEND_READS,
   AWK_GETLINE_COMMAND,
   AWK_REGEX_BRACKET,
+  FIND_COMMA,
+  GZIP_OUTPUT,
   SED_BRACKET_CLASS,
   SED_DEV_STDIN,
   SED_NAME_END,
+  UNIQ_OUTPUT_READ,
 } from './cases-round12.ts';
 import { type BypassCase, runCase } from './harness.ts';
 
@@ -34,4 +37,16 @@ describe("bypass corpus: awk's | getline runs the whole expression before it", (
 
 describe("bypass corpus: just-bash's awk reads the file it appends to", () => {
   it.each(table(AWK_APPEND_READS))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's uniq reads its OUT operand", () => {
+  it.each(table(UNIQ_OUTPUT_READ))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's find takes a , as a starting point", () => {
+  it.each(table(FIND_COMMA))('%s', async (_what, c) => runCase(c));
+});
+
+describe('bypass corpus: gzip and gunzip write FILE with or without its suffix', () => {
+  it.each(table(GZIP_OUTPUT))('%s', async (_what, c) => runCase(c));
 });
