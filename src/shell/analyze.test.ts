@@ -47,6 +47,10 @@ describe('splitting a command line into what it runs', () => {
       'bash -c "$X"',
       'source x.sh',
       '. x.sh',
+      // just-bash's bash runs any first word but `-c` as a script file (here `-e`, `-lc`, `-s`).
+      'bash -e -c ls',
+      'bash -lc ls',
+      'bash -s <<< ls',
     ]) {
       const m = await analyzeShellCommand(command);
       expect(
@@ -55,6 +59,20 @@ describe('splitting a command line into what it runs', () => {
       ).toBe(true);
       expect(m.readOnly).toBe(false);
     }
+  });
+
+  it("where just-bash's env and time take no value but GNU's take one, the program is only known at run time", async () => {
+    for (const command of [
+      'env -iu cat ./.env',
+      'command time -pf rm ls x',
+      'env time --out rm ls x',
+      'env time - rm x',
+    ]) {
+      const m = await analyzeShellCommand(command);
+      expect(m.commands[0]?.words[0]?.dynamic, command).toBe(true);
+      expect(m.readOnly, command).toBe(false);
+    }
+    expect(await programs('env time -p -o t.txt ls; env -u HOME -i ls')).toEqual(['ls', 'ls']);
   });
 
   it('a line too long or nested too deeply is not parsed at all (a hostile input cannot hold the page)', async () => {

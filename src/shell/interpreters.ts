@@ -9,10 +9,36 @@ import type { ShellWord } from './types.ts';
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish']);
 
 /**
- * What a shell invocation runs: the `-c` text, a script file, or standard input. Options before the
- * first operand are skipped (`bash -e -o pipefail -c '...'`).
+ * What a shell invocation runs: the `-c` text, a script file, or standard input; `file` may carry what
+ * another shell runs instead (`text`, `stdin`), for the analysis to read too.
  */
-export function shellInvocation(
+export type ShellInvocation =
+  | { kind: 'text'; text: ShellWord }
+  | { kind: 'file'; text?: ShellWord; stdin?: true }
+  | { kind: 'stdin' };
+
+/**
+ * The script file just-bash's bash and sh run, or null: their one option is a first `-c` with a text
+ * after it, and any other first word is a script file (`bash -e -c 'ls'` runs the file `-e`, `sh -s` the
+ * file `-s`, `bash -lc CMD` the file `-lc`).
+ */
+function justBashScript(words: readonly ShellWord[]): ShellWord | null {
+  const first = words[1];
+  if (!first || (!first.dynamic && first.text === '-c' && words.length > 2)) return null;
+  return first;
+}
+
+/**
+ * What a shell invocation runs, as bash reads it (options before the first operand are skipped: `bash
+ * -e -o pipefail -c '...'`) and as just-bash's does: where just-bash runs a script file instead, a file.
+ */
+export function shellInvocation(words: readonly ShellWord[]): ShellInvocation {
+  const bash = bashInvocation(words);
+  if (bash.kind === 'file' || !justBashScript(words)) return bash;
+  return bash.kind === 'text' ? { kind: 'file', text: bash.text } : { kind: 'file', stdin: true };
+}
+
+function bashInvocation(
   words: readonly ShellWord[],
 ): { kind: 'text'; text: ShellWord } | { kind: 'file' } | { kind: 'stdin' } {
   let hasC = false;
@@ -108,6 +134,8 @@ export function scriptFiles(words: readonly ShellWord[]): ShellWord[] {
     }
     // With -c the operand is the command text; with -s the operands are arguments (code from stdin).
     if (!hasC && words[i]) out.push(words[i]);
+    const script = justBashScript(words);
+    if (script && !out.includes(script)) out.push(script);
     return out;
   }
   if (interpreterCode(words) === 'file') {

@@ -69,7 +69,13 @@ export function nestedCode(
     } else if (inv.kind === 'stdin' && io.stdin !== null) {
       host.text(io.stdin, copyScope(scope), depth);
       out.container = true;
-    } else out.opaque = true;
+    } else {
+      // just-bash's shell runs a script file where bash runs a text or standard input: both are read.
+      if (inv.kind === 'file' && inv.text && !inv.text.dynamic)
+        host.text(inv.text.text, copyScope(scope), depth);
+      if (inv.kind === 'file' && inv.stdin && io.stdin !== null) host.text(io.stdin, copyScope(scope), depth);
+      out.opaque = true;
+    }
   } else if (name === 'eval') {
     // `eval -- TEXT`: the `--` ends eval's (absent) options.
     const args = inner.slice(inner[1]?.text === '--' && !inner[1].dynamic ? 2 : 1);

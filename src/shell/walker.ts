@@ -282,10 +282,10 @@ export class Walker {
     if (name === 'eval' || name === 'source' || name === '.') opaque = true;
     else if (SHELLS.has(name)) {
       const inv = shellInvocation(un.words);
-      if (inv.kind === 'text' && !inv.text.dynamic) {
+      if (inv.kind !== 'stdin' && inv.text && !inv.text.dynamic)
         this.text(inv.text.text, copyScope(from), depth);
-        container = true;
-      } else opaque = true;
+      if (inv.kind === 'text' && !inv.text.dynamic) container = true;
+      else opaque = true;
     } else if (interpreterCode(un.words) !== null) opaque = true;
     const facts = programFacts(un.words);
     for (const s of facts.scripts) this.text(s, copyScope(from), depth);

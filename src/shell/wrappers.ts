@@ -204,6 +204,12 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
     } else if (t.startsWith('-')) {
       for (let j = 1; j < t.length; j++) {
         const letter = t[j];
+        if (letter === 'u' && j > 1) {
+          // just-bash's env takes a value only after a leading u (`-uNAME`, `-u NAME`): `-iu NAME cmd` runs
+          // NAME there, and unsets it in GNU env. What runs is only known at run time.
+          out.words = [...words.slice(0, i + 1), DYNAMIC, ...words.slice(i + 1)];
+          return i + 1;
+        }
         if (ENV_VALUED.includes(letter)) {
           apply(letter, j < t.length - 1 ? { ...w, text: t.slice(j + 1) } : words[++i]);
           break;
@@ -215,6 +221,57 @@ function unwrapEnv(words: readonly ShellWord[], out: Unwrapped): number {
     i++;
   }
   return skipAssignments(words, i, out);
+}
+
+/**
+ * Unwraps one `time` program call (`env time`, `command time`; the `time` keyword is the parser's): the
+ * index of its command. just-bash's time takes a value after -f, -o, --format and --output written alone,
+ * and any other word starting with `-` as a flag (`-pf X cmd` runs X). GNU time's getopt takes the next
+ * word after a cluster ending in f or o, an abbreviation (`--out X`), and a lone `-` as the command: where
+ * the two differ, what runs is only known at run time.
+ */
+function unwrapTime(words: readonly ShellWord[], out: Unwrapped): number {
+  // With -a it appends by reading the file and writing it whole: through a link, what it leads to is
+  // copied into the file, so the file is read too.
+  const append = words.some((w) => w.text === '-a' || w.text === '--append');
+  const first = out.paths.length;
+  const done = (at: number): number => {
+    if (append) for (const p of out.paths.slice(first)) out.paths.push({ word: p.word, access: 'read' });
+    return at;
+  };
+  let i = 1;
+  while (i < words.length) {
+    const w = words[i];
+    if (w.dynamic) return done(i);
+    const t = w.text;
+    if (t === '-f' || t === '--format' || t === '-o' || t === '--output') {
+      if (t.endsWith('o') || t === '--output') {
+        const file = words[i + 1];
+        if (file) out.paths.push({ word: file, access: 'write' });
+      }
+      i += 2;
+      continue;
+    }
+    if (t === '--') return done(i + 1);
+    if (!t.startsWith('-')) return done(i);
+    const valued = /^-[^-]/.test(t) ? /[fo]/.exec(t.slice(1)) : null;
+    const long = t.startsWith('--') && t.length > 2 && !t.includes('=');
+    if (
+      t === '-' ||
+      (valued && valued.index === t.length - 2) ||
+      (long && ['--format', '--output'].some((o) => o.startsWith(t)))
+    ) {
+      out.words = [...words.slice(0, i), DYNAMIC, ...words.slice(i)];
+      return done(i);
+    }
+    // GNU time writes the file of a glued -oFILE or --output=FILE (just-bash's takes them as flags).
+    const glued = valued && t[valued.index + 1] === 'o' ? t.slice(valued.index + 2) : null;
+    const eq = t.indexOf('=');
+    const named = eq > 0 && '--output'.startsWith(t.slice(0, eq)) && eq > 2 ? t.slice(eq + 1) : glued;
+    if (named) out.paths.push({ word: { ...w, text: named }, access: 'write' });
+    i++;
+  }
+  return done(i);
 }
 
 /** Index of the first word after the `NAME=value` words from `start`, each set for the command. */
@@ -250,6 +307,8 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
       // Allow rules name what runs with its variables: `env dir=src ls` is not `ls`, as `dir=src ls` is not.
       out.transparent =
         out.transparent && !out.changesEnvironment && !out.sets && !out.chdir && !out.splitString;
+    } else if (name === 'time') {
+      start = unwrapTime(out.words, out);
     } else if (name === 'command' && /^-[pvV]+$/.test(out.words[1]?.text ?? '')) {
       if (/[vV]/.test(out.words[1].text)) {
         out.lookup = true;

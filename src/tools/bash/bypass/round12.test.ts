@@ -4,11 +4,14 @@ import {
   AWK_APPEND_READS,
   AWK_GETLINE_COMMAND,
   AWK_REGEX_BRACKET,
+  ENV_CLUSTER_UNSET,
   FIND_COMMA,
   GZIP_OUTPUT,
   SED_BRACKET_CLASS,
   SED_DEV_STDIN,
   SED_NAME_END,
+  SHELL_FIRST_WORD,
+  TIME_OPTIONS,
   UNIQ_OUTPUT_READ,
 } from './cases-round12.ts';
 import { type BypassCase, runCase } from './harness.ts';
@@ -49,4 +52,16 @@ describe("bypass corpus: just-bash's find takes a , as a starting point", () => 
 
 describe('bypass corpus: gzip and gunzip write FILE with or without its suffix', () => {
   it.each(table(GZIP_OUTPUT))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's env takes no value after a u inside a cluster", () => {
+  it.each(table(ENV_CLUSTER_UNSET))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's time takes values after -f and -o alone", () => {
+  it.each(table(TIME_OPTIONS))('%s', async (_what, c) => runCase(c));
+});
+
+describe("bypass corpus: just-bash's bash runs its first word as a script unless it is -c", () => {
+  it.each(table(SHELL_FIRST_WORD))('%s', async (_what, c) => runCase(c));
 });
