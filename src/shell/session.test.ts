@@ -4,11 +4,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeShell } from './analyze.ts';
-import { inSession } from './session.ts';
+import { inSession, isCodeVariable, isPlainVariable } from './session.ts';
 
 const ENV = { HOME: '/home/user/project', PATH: '/usr/bin:/bin' };
 const view = async (command: string, env: Record<string, string> = ENV) =>
   inSession(await analyzeShell(command), { cwd: '/home/user/project', env });
+
+describe('variables programs read', () => {
+  it("npm_config_* in any case, as the sandbox's npm reads them", () => {
+    for (const name of [
+      'npm_config_cache',
+      'NPM_CONFIG_CACHE',
+      'Npm_Config_Cache',
+      'npm_CONFIG_userconfig',
+    ]) {
+      expect(isCodeVariable(name), name).toBe(true);
+      expect(isPlainVariable(name), name).toBe(false);
+    }
+  });
+});
 
 describe('the session gives a line its meaning', () => {
   it('HOME comes from the session, and is unknown when the line may change it', async () => {

@@ -37,7 +37,8 @@ const CODE_VARIABLE =
 
 /** Whether setting `name` for a command may make it run code the line does not show. */
 export function isCodeVariable(name: string): boolean {
-  return CODE_VARIABLE.test(name) && !GIT_HARMLESS.test(name);
+  // The sandbox's npm reads npm_config_* in any case (`Npm_Config_Cache`: src/runtimes/npm/config.ts).
+  return (CODE_VARIABLE.test(name) || /^npm_config_\w+$/i.test(name)) && !GIT_HARMLESS.test(name);
 }
 
 /**
