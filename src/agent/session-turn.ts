@@ -206,10 +206,11 @@ export async function runTurn(state: SessionState, deps: TurnDeps, prompt: strin
   }
   state.transcript = step.value.messages;
   state.context = step.value.context;
-  if (step.value.reason === 'error' && !replied && lastError?.kind === 'invalid_request') {
-    // The API refused the prompt itself (over the window even after compaction, a file it cannot read):
-    // kept, it would go out with every later prompt and the session could never send again. So it is
-    // taken out and given back to the prompt box; what it carried for the model waits for the next one.
+  if (step.value.reason === 'error' && !replied && refusedPrompt(lastError)) {
+    // The API refused the prompt itself (over the window even after compaction, a file it cannot read)
+    // or the key: kept, it would go out with every later prompt (and the session could never send again)
+    // while the box is empty. So it is taken out and given back to the prompt box; what it carried for
+    // the model waits for the next one.
     const without = withoutPrompt(state.transcript, promptMessage);
     if (without) {
       state.transcript = without;
@@ -219,6 +220,13 @@ export async function runTurn(state: SessionState, deps: TurnDeps, prompt: strin
   }
   emit({ type: 'run-end', transcriptLength: state.transcript.length });
 }
+
+/**
+ * An error that refused the prompt before any reply, so the prompt goes back to the box: the request
+ * itself (too long, a bad file) or the key (401/403: the prompt is sent again once Settings has one).
+ */
+const refusedPrompt = (error: QueryError | undefined): boolean =>
+  error?.kind === 'invalid_request' || error?.kind === 'auth';
 
 /**
  * The transcript without the turn's prompt: the blocks of `prompt` taken out of the last user message,

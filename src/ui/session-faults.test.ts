@@ -206,6 +206,14 @@ describe('faults and reloads at every shown state', () => {
       expect(returned).toEqual(['First, refused']);
       expect(JSON.stringify(session.transcript())).not.toContain('First, refused');
       returned.length = 0;
+      // A key the API rejects refuses the prompt too: it goes back to the box for when a key works.
+      small.script([
+        { fault: { kind: 'http', status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
+      ]);
+      await session.send('With a rejected key');
+      expect(returned).toEqual(['With a rejected key']);
+      expect(JSON.stringify(session.transcript())).not.toContain('With a rejected key');
+      returned.length = 0;
       for (let i = 0; i < 3; i++) {
         small.push({ content: [text(`Reply ${i}: ${'some words '.repeat(200)}`)] });
         await session.send(`Prompt ${i}: ${'history '.repeat(300)}`);
