@@ -225,7 +225,7 @@ export async function runTurn(state: SessionState, deps: TurnDeps, prompt: strin
  * An error that refused the prompt before any reply, so the prompt goes back to the box: the request
  * itself (too long, a bad file) or the key (401/403: the prompt is sent again once Settings has one).
  */
-const refusedPrompt = (error: QueryError | undefined): boolean =>
+const refusedPrompt = (error: QueryError | undefined): error is QueryError =>
   error?.kind === 'invalid_request' || error?.kind === 'auth';
 
 /**
