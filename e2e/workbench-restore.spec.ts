@@ -327,6 +327,34 @@ test("the prompt box's text survives a reload when the tab's sessionStorage is f
   await expect(page.getByTestId('prompt-input')).toHaveValue('my precious draft');
 });
 
+test('what the agent ran shows in the terminal after a reload, though its tab was never opened', async ({
+  page,
+}) => {
+  // Before: the terminal pane mounted only when its tab opened, so nothing kept its screen: after the
+  // reload it showed the marker-less prompt alone.
+  await start(page);
+  await allowEverything(page);
+  api.script([
+    {
+      content: [
+        { type: 'tool_use', id: 'toolu_unseen', name: 'Bash', input: { command: 'echo UNSEEN-$((6 * 7))' } },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Ran it.' }] },
+  ]);
+  await sendPrompt(page, 'run something');
+  await waitIdle(page);
+  await expect(toolCard(page, 'toolu_unseen')).toHaveAttribute('data-status', 'done');
+  await page.waitForTimeout(600); // the screen is kept once writes settle
+  await waitSaved(page);
+  await page.reload();
+  await page.getByTestId('tab-terminal').click();
+  await expect(page.getByTestId('terminal')).toHaveAttribute('data-mode', 'line');
+  const shown = () => terminalText(page);
+  await expect.poll(shown, { timeout: 20_000 }).toMatch(/^UNSEEN-42$/m);
+  expect(await shown()).toContain('the page was reloaded');
+});
+
 test('the terminal shows what ran in it before a reload, marked as from before, and runs on', async ({
   page,
 }) => {

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession, AgentSettings, ModelSummary } from '../agent/types.ts';
 import type { PermissionMode } from '../core/permissions/types.ts';
 import { usesDevProxy } from './agent-module.ts';
+import { useAgentRan } from './agent-ran.ts';
 import { downloadText } from './download.ts';
 import { EmptyState } from './EmptyState.tsx';
 import { Header } from './Header.tsx';
@@ -306,6 +307,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     [appTodos, items],
   );
   const permissionSlot = useToolPromptSlot(agent);
+  const agentRan = useAgentRan(agent?.sandbox);
   // One function for the page's life: a new one per render made every transcript entry (memo) render
   // again on each event (every card of a 50-card turn redrawn per streamed event).
   const openSettings = useCallback(() => setSettingsOpen(true), []);
@@ -323,6 +325,7 @@ export function App({ createSession, initialSettings, stores, keyless, onAgent, 
     keyless,
     context: habits.context,
     hidden: embed?.hiddenTabs,
+    agentRan,
   });
 
   return (

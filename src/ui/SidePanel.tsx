@@ -14,6 +14,8 @@ export interface SideTabDef {
   /** A count or dot shown on the tab. */
   badge?: string;
   render: () => ReactNode;
+  /** Mount the pane now, hidden while its tab is not open (the terminal once the agent ran something). */
+  mountNow?: boolean;
 }
 
 export function SidePanel({
@@ -33,9 +35,11 @@ export function SidePanel({
 }) {
   const current = tabs.find((t) => t.id === active) ?? tabs[0];
   const strip = inStrip ? tabs.filter((t) => inStrip(t.id)) : tabs;
-  // A pane mounts the first time its tab opens (its code may load then), and stays mounted after.
+  // A pane mounts the first time its tab opens (its code may load then), or when it asks to (mountNow),
+  // and stays mounted after.
   const [opened, setOpened] = useState<ReadonlySet<SideTab>>(() => new Set([current.id]));
-  if (!opened.has(current.id)) setOpened(new Set([...opened, current.id]));
+  const due = tabs.filter((t) => (t.id === current.id || t.mountNow) && !opened.has(t.id)).map((t) => t.id);
+  if (due.length) setOpened(new Set([...opened, ...due]));
   const listRef = useRef<HTMLDivElement>(null);
   const moreRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);

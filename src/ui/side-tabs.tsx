@@ -36,6 +36,8 @@ export interface SideTabsInput {
   context: UsageProps['context'];
   /** Tabs an embed hides. */
   hidden?: readonly string[];
+  /** The agent ran a command: the terminal mounts (hidden) to keep what it shows across a reload. */
+  agentRan?: boolean;
 }
 
 const loading = (what = '') => <div className="panel-empty muted">Loading{what}…</div>;
@@ -65,6 +67,7 @@ export function sideTabs(input: SideTabsInput): SideTabDef[] {
     {
       id: 'terminal',
       label: 'Terminal',
+      mountNow: input.agentRan,
       render: () => (
         <Suspense fallback={loading(' the terminal')}>
           <Terminal sandbox={agent?.sandbox ?? null} theme={input.theme} />
