@@ -318,6 +318,11 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
       start = out.words[2]?.text === '--' && !out.words[2].dynamic ? 3 : 2;
     } else if (name === 'xargs') {
       start = skipOptions(out.words, 1, XARGS_SPEC, out.paths);
+      // just-bash's xargs skips a lone `-` among its options (GNU's would run a program named `-`, which
+      // fails): `xargs - rm FILE` runs rm, and its options go on after it (`xargs - -t rm`).
+      while (out.words[start]?.text === '-' && !out.words[start].dynamic) {
+        start = skipOptions(out.words, start + 1, XARGS_SPEC, out.paths);
+      }
       const replace = out.words
         .slice(1, start)
         .map((w, k, arr) =>

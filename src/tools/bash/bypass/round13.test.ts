@@ -1,0 +1,10 @@
+/** Bypass corpus, run for real: red-team round 13. See cases-round13.ts and harness.ts. */
+import { describe, it } from 'vitest';
+import { XARGS_DASH } from './cases-round13.ts';
+import { type BypassCase, runCase } from './harness.ts';
+
+const table = (cases: BypassCase[]) => cases.map((c) => [c.what, c] as const);
+
+describe("bypass corpus: just-bash's xargs skips a lone - and runs the next word", () => {
+  it.each(table(XARGS_DASH))('%s', async (_what, c) => runCase(c));
+});
