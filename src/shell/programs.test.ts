@@ -48,6 +48,23 @@ describe('option values that are files', () => {
     ['head -', ['read:-']],
     ['gzip -c a', ['read:a', 'write:a']],
     ['split -l 1 in out', ['read:in', 'write:out', 'write:out*']],
+    // --additional-suffix ends each name; a `..` in it that leaves the generated name: beside PREFIX.
+    ['split --additional-suffix=.txt in out', ['read:in', 'write:out', 'write:out*.txt']],
+    [
+      'split --additional-suffix /x/../../c/f in d/p',
+      // (And, as GNU's long options may take their value glued only, the other reading, maybe.)
+      [
+        'read:in',
+        'write:d/p',
+        'write:d/p*/x/../../c/f',
+        'write:d/c/f',
+        'read?:/x/../../c/f',
+        'write?:in',
+        'write?:in*',
+      ],
+    ],
+    ['split --additional-suffix=/../.. in p', ['read:in', 'write:p', 'write:p*/../..', 'write:..']],
+    ['split --additional-suffix=/x/.. in p', ['read:in', 'write:p', 'write:p*/x/..']],
     ['xxd -l 16 in', ['read:in']],
     ['sed -i s/x/y/ f', ['read:f', 'write:f']],
     ['zip out.zip a', ['read:out.zip', 'write:out.zip', 'read:a']],

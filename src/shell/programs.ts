@@ -16,6 +16,7 @@ import {
 } from './facts.ts';
 import { gitFacts } from './git.ts';
 import { type ParsedArgs, type ParseOptions, parseArgs, valueAccess } from './options.ts';
+import { gzipOutputs, splitOutputs } from './outputs.ts';
 import { analyzeSed } from './sed.ts';
 import { changesShellState, NAME_BUILTINS, type Spec } from './specs.ts';
 import { READER_SPECS } from './specs-readers.ts';
@@ -119,30 +120,6 @@ function operandPaths(
   return usesOfOperands(name, spec, a, ops, recursive, linksMade);
 }
 
-/**
- * The files gzip and gunzip write (src/sandbox/gzip-commands.ts): FILE and its suffix (`.gz`, or -S's:
- * `gzip -S /../config/prod.env notes.txt` writes config/prod.env), FILE without it for gunzip (`gunzip
- * prod.env.gz` writes prod.env). A run-time suffix, or one gunzip takes off a path it cannot read
- * lexically, names a run-time file.
- */
-function gzipOutputs(name: string, a: ParsedArgs, ops: readonly ShellWord[]): ShellWord[] {
-  if (name !== 'gzip' && name !== 'gunzip') return [];
-  const has = (...flags: string[]) => flags.some((f) => a.flags.has(f));
-  if (has('-c', '--stdout', '--to-stdout', '-t', '--test')) return [];
-  const decompress = name === 'gunzip' || has('-d', '--decompress', '--uncompress');
-  const given = a.values.filter((v) => v.option === '-S' || v.option === '--suffix').pop()?.word;
-  const suffix: ShellWord = given ?? { text: '.gz', dynamic: false, glob: false };
-  return ops.flatMap((w) => {
-    if (w.text === '-' && !w.dynamic) return [];
-    const file = w.text.replace(/\/+$/, '');
-    const unknown = { text: `${file}…`, dynamic: true, glob: false };
-    if (w.dynamic || suffix.dynamic) return [unknown];
-    if (!decompress) return [{ ...w, text: `${file}${suffix.text}`, glob: w.glob || suffix.glob }];
-    if (suffix.text.includes('/') || /(^|\/)\.\.?(\/|$)/.test(file)) return [unknown];
-    return file.endsWith(suffix.text) ? [{ ...w, text: file.slice(0, -suffix.text.length) }] : [];
-  });
-}
-
 /** `-` as an operand: standard input to the programs that read it so (uniq, split). */
 const isStdin = (w: ShellWord | undefined): boolean => w?.text === '-' && !w.dynamic;
 
@@ -190,11 +167,7 @@ function usesOfOperands(
       const [input, prefix] = ops;
       const out = input && !isStdin(input) ? [use(input, 'read', true)] : [];
       const base = prefix ?? { text: 'x', dynamic: false, glob: false };
-      return [
-        ...out,
-        use(base, 'write', true),
-        use({ ...base, text: `${base.text}*`, glob: true }, 'write', true),
-      ];
+      return [...out, use(base, 'write', true), ...splitOutputs(base, a).map((w) => use(w, 'write', true))];
     }
     case 'pattern': {
       const given = spec.patternOptions?.some((o) => a.flags.has(o));

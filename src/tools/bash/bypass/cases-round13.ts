@@ -3,9 +3,11 @@
  * split, tar, the text filters, redirections with fd duplication, here-strings, process substitution,
  * tilde and brace forms, source, eval, exec, traps). just-bash's xargs skips a lone `-` among its options
  * and runs the word after it: the analysis took `-` for the program, so a deny rule on what runs only
- * maybe matched (asked, even in bypassPermissions mode) where it surely does.
+ * maybe matched (asked, even in bypassPermissions mode) where it surely does. split writes PREFIX, a
+ * generated suffix, then --additional-suffix's, which just-bash resolves lexically: a `/..` in it leaves
+ * the generated name (the analysis wrote `x*` only, which a deny rule only maybe matched).
  */
-import { APP, type BypassCase, LEAK } from './harness.ts';
+import { APP, type BypassCase, LEAK, PROD } from './harness.ts';
 
 /** xargs: a lone `-` is skipped, options go on after it, and the next word is the program. */
 export const XARGS_DASH: BypassCase[] = [
@@ -25,6 +27,40 @@ export const XARGS_DASH: BypassCase[] = [
     what: 'xargs - -rt rm FILE: options go on after the -',
     command: 'echo src/util.ts | xargs - -rt rm src/app.ts',
     effect: APP,
+    bypass: 'deny',
+  },
+];
+
+/** split: `--additional-suffix=/../FILE` writes FILE beside PREFIX (`xaa/../config/prod.env`). */
+export const SPLIT_SUFFIX: BypassCase[] = [
+  {
+    what: 'split --additional-suffix=/../FILE writes the denied file',
+    command: 'split --additional-suffix=/../config/prod.env notes.txt',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'split --additional-suffix /../FILE, the value in the next word',
+    command: 'split --additional-suffix /../config/prod.env notes.txt',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'split: the suffix leaves the name beside a prefix in a folder',
+    command: 'split --additional-suffix=/../prod.env notes.txt config/x',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'split: names and dots before the .. that leaves it',
+    command: 'split --additional-suffix=/./x/..//../config/prod.env notes.txt',
+    effect: PROD,
+    bypass: 'deny',
+  },
+  {
+    what: 'split: the suffix goes up past the working directory and back',
+    command: 'split --additional-suffix=/../../project/config/prod.env notes.txt',
+    effect: PROD,
     bypass: 'deny',
   },
 ];
