@@ -66,6 +66,9 @@ describe('option values that are files', () => {
     ['split --additional-suffix=/../.. in p', ['read:in', 'write:p', 'write:p*/../..', 'write:..']],
     ['split --additional-suffix=/x/.. in p', ['read:in', 'write:p', 'write:p*/x/..']],
     ['xxd -l 16 in', ['read:in']],
+    // just-bash's tac takes no options: every word may be its file.
+    ['tac -s x -- a', ['read:-s', 'read:x', 'read:--', 'read:a']],
+    ['tac - a', ['read:-', 'read:a']],
     ['sed -i s/x/y/ f', ['read:f', 'write:f']],
     ['zip out.zip a', ['read:out.zip', 'write:out.zip', 'read:a']],
     // A hard link: the source is written through the new name.

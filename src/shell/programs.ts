@@ -515,6 +515,10 @@ function specFacts(name: string, spec: Spec, args: readonly ShellWord[], parse?:
   const operandUses = operandPaths(name, spec, a, recursive, made);
   const inPlace = spec.inPlace?.find((f) => a.flags.has(f));
   out.paths.push(...operandUses);
+  if (spec.wordsAreFiles) {
+    // The words the options took (`--`, `-r`, `-s`'s value) are files too, as the sandbox reads them.
+    for (const w of args) if (!a.operands.includes(w) && !isStdin(w)) out.paths.push(use(w, 'read', true));
+  }
   if (inPlace) {
     for (const p of operandUses) if (p.access === 'read') out.paths.push({ ...p, access: 'write' });
   }

@@ -44,7 +44,8 @@ const BAT: Spec = {
 
 export const READER_SPECS: Record<string, Spec> = {
   cat: { options: {}, operands: 'read', readOnly: true },
-  tac: { options: { short: short('s') }, operands: 'read', readOnly: true },
+  // just-bash's tac takes no options: its first word, whatever it looks like, is its file (GNU's: -s SEP).
+  tac: { options: { short: short('s') }, operands: 'read', readOnly: true, wordsAreFiles: true },
   rev: { options: {}, operands: 'read', readOnly: true },
   head: {
     options: { short: short('nc'), long: flagsOf('--lines --bytes') },

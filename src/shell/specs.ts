@@ -44,6 +44,11 @@ export interface Spec {
   inPlace?: readonly string[];
   /** Its own language may name files it reads (yq's load()): a file only known at run time is read. */
   readsNamed?: (args: ParsedArgs) => boolean;
+  /**
+   * The sandbox's program parses no options: any word, `--` or one that looks like an option too, may be
+   * a file it reads (just-bash's tac reads its first word as its file: `tac -r notes.txt` reads `-r`).
+   */
+  wordsAreFiles?: true;
   /** More reasons it is not read-only (operands that write, options that set things). */
   check?: (args: ParsedArgs) => string | null;
 }

@@ -5,7 +5,8 @@
  * and runs the word after it: the analysis took `-` for the program, so a deny rule on what runs only
  * maybe matched (asked, even in bypassPermissions mode) where it surely does. split writes PREFIX, a
  * generated suffix, then --additional-suffix's, which just-bash resolves lexically: a `/..` in it leaves
- * the generated name (the analysis wrote `x*` only, which a deny rule only maybe matched).
+ * the generated name (the analysis wrote `x*` only, which a deny rule only maybe matched). just-bash's
+ * tac parses no options: its first word, `--` or `-r` too, is the file it reads.
  */
 import { APP, type BypassCase, LEAK, PROD } from './harness.ts';
 
@@ -61,6 +62,40 @@ export const SPLIT_SUFFIX: BypassCase[] = [
     what: 'split: the suffix goes up past the working directory and back',
     command: 'split --additional-suffix=/../../project/config/prod.env notes.txt',
     effect: PROD,
+    bypass: 'deny',
+  },
+];
+
+/** tac: just-bash's reads its first word as its file, whatever it looks like (here a link to .env). */
+const DASH_LINK = (name: string) => [`ln -s /home/user/project/.env ./${name}`];
+
+export const TAC_WORDS: BypassCase[] = [
+  {
+    what: 'tac -- FILE reads a file named --',
+    setup: DASH_LINK('--'),
+    command: 'tac -- notes.txt',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'tac -r FILE reads a file named -r',
+    setup: DASH_LINK('-r'),
+    command: 'tac -r notes.txt',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'tac -s SEP: the option GNU takes a value for is the file',
+    setup: DASH_LINK('-s'),
+    command: 'tac -s x notes.txt',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'tac --help alone',
+    setup: DASH_LINK('--help'),
+    command: 'tac --help',
+    effect: LEAK,
     bypass: 'deny',
   },
 ];

@@ -77,6 +77,9 @@ describe('reading files next to path rules stays unasked', () => {
       "awk '{print $1}' notes.txt",
       'grep -n alpha notes.txt',
       'cd src && ls',
+      'tac notes.txt',
+      'tac -s , notes.txt',
+      'echo x | xargs - echo',
     ]) {
       expect(await decisionOf(command, 'default', CORPUS_RULES), command).toBe('allow');
     }
