@@ -281,6 +281,9 @@ function skipAssignments(words: readonly ShellWord[], start: number, out: Unwrap
   return i;
 }
 
+/** A word known before the run that starts with `-`. */
+const isDashWord = (w: ShellWord | undefined): boolean => !!w && !w.dynamic && w.text.startsWith('-');
+
 /** Follows a chain of wrappers (`sudo env FOO=1 timeout 5 rm -rf x` → `rm -rf x`). Never throws. */
 export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
   const out: Unwrapped = {
@@ -309,13 +312,21 @@ export function unwrapCommand(words: readonly ShellWord[]): Unwrapped {
         out.transparent && !out.changesEnvironment && !out.sets && !out.chdir && !out.splitString;
     } else if (name === 'time') {
       start = unwrapTime(out.words, out);
-    } else if (name === 'command' && /^-[pvV]+$/.test(out.words[1]?.text ?? '')) {
-      if (/[vV]/.test(out.words[1].text)) {
+    } else if (name === 'command' && isDashWord(out.words[1])) {
+      // just-bash's command takes every word that starts with `-` up to `--` as options, a lone `-` and
+      // letters it does not know too (`command -p -x - rm FILE` runs rm); a v or V in any looks it up.
+      start = 1;
+      let lookup = false;
+      while (isDashWord(out.words[start])) {
+        const t = out.words[start++].text;
+        if (t === '--') break;
+        if (/[vV]/.test(t)) lookup = true;
+      }
+      if (lookup) {
         out.lookup = true;
         out.words = [];
         break;
       }
-      start = out.words[2]?.text === '--' && !out.words[2].dynamic ? 3 : 2;
     } else if (name === 'xargs') {
       start = skipOptions(out.words, 1, XARGS_SPEC, out.paths);
       // just-bash's xargs skips a lone `-` among its options (GNU's would run a program named `-`, which

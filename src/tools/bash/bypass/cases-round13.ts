@@ -6,7 +6,8 @@
  * maybe matched (asked, even in bypassPermissions mode) where it surely does. split writes PREFIX, a
  * generated suffix, then --additional-suffix's, which just-bash resolves lexically: a `/..` in it leaves
  * the generated name (the analysis wrote `x*` only, which a deny rule only maybe matched). just-bash's
- * tac parses no options: its first word, `--` or `-r` too, is the file it reads.
+ * tac parses no options: its first word, `--` or `-r` too, is the file it reads. just-bash's command
+ * takes every `-` word up to `--` as options (a lone `-`, unknown letters), where the analysis took one.
  */
 import { APP, type BypassCase, LEAK, PROD } from './harness.ts';
 
@@ -96,6 +97,28 @@ export const TAC_WORDS: BypassCase[] = [
     setup: DASH_LINK('--help'),
     command: 'tac --help',
     effect: LEAK,
+    bypass: 'deny',
+  },
+];
+
+/** command: every word starting with `-` up to `--` is an option to just-bash's, a lone `-` too. */
+export const COMMAND_OPTIONS: BypassCase[] = [
+  {
+    what: 'command - cat FILE reads the denied file',
+    command: 'command - cat .env',
+    effect: LEAK,
+    bypass: 'deny',
+  },
+  {
+    what: 'command -p -p rm FILE: more than one option word',
+    command: 'command -p -p rm src/app.ts',
+    effect: APP,
+    bypass: 'deny',
+  },
+  {
+    what: 'command -p - -x rm FILE: a lone - and a letter it does not know among them',
+    command: 'command -p - -x rm src/app.ts',
+    effect: APP,
     bypass: 'deny',
   },
 ];
