@@ -66,6 +66,11 @@ describe('option values that are files', () => {
     ['split --additional-suffix=/../.. in p', ['read:in', 'write:p', 'write:p*/../..', 'write:..']],
     ['split --additional-suffix=/x/.. in p', ['read:in', 'write:p', 'write:p*/x/..']],
     ['xxd -l 16 in', ['read:in']],
+    // A sum's check reads the files its list names.
+    ['md5sum -c sums', ['read:sums', 'read?:(a file md5sum names)']],
+    ['sha256sum --check sums', ['read:sums', 'read?:(a file sha256sum names)']],
+    ['md5sum -bc sums', ['read:sums', 'read?:(a file md5sum names)']],
+    ['md5sum sums', ['read:sums']],
     // just-bash's tac takes no options: every word may be its file.
     ['tac -s x -- a', ['read:-s', 'read:x', 'read:--', 'read:a']],
     ['tac - a', ['read:-', 'read:a']],

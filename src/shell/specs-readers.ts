@@ -3,6 +3,7 @@
  * (which run commands they are given, so never read-only), and printers of names and system facts
  * (basename, env, date, hostname...). Read-only unless a flag or option writes or runs something.
  */
+import type { ParsedArgs } from './options.ts';
 import { flagsOf, optionalOf, RECURSIVE_FLAGS, type Spec, short } from './specs.ts';
 
 const GREP: Spec = {
@@ -26,6 +27,16 @@ const GREP: Spec = {
   // `-d recurse`, `--directories=rec` (an abbreviation, as GNU grep's argmatch takes): the same as -r.
   recursiveValues: ['-d', '--directories'],
 };
+
+/** `-c`, `--check` (or an abbreviation): the operands are lists of sums and the names of files to read. */
+const checks = (a: ParsedArgs): boolean =>
+  [...a.flags].some((f) => f === '-c' || (f.length > 3 && '--check'.startsWith(f)));
+
+/**
+ * md5sum and the other sums: with -c each operand lists files it reads and says OK or FAILED of (a guess
+ * of a denied file's content is confirmed): files only known at run time are read.
+ */
+const CHECKSUM: Spec = { options: {}, operands: 'read', readOnly: true, readsNamed: checks };
 
 /** bat (batcat on Debian): prints files, highlighted, through a pager it can be told to run. */
 const BAT: Spec = {
@@ -149,10 +160,10 @@ export const READER_SPECS: Record<string, Spec> = {
     readsNamed: (a) => a.operands.some((w) => w.dynamic || w.text.startsWith('@')),
   },
   base64: { options: { short: short('w'), long: flagsOf('--wrap') }, operands: 'read', readOnly: true },
-  md5sum: { options: {}, operands: 'read', readOnly: true },
-  sha1sum: { options: {}, operands: 'read', readOnly: true },
-  sha256sum: { options: {}, operands: 'read', readOnly: true },
-  sha512sum: { options: {}, operands: 'read', readOnly: true },
+  md5sum: CHECKSUM,
+  sha1sum: CHECKSUM,
+  sha256sum: CHECKSUM,
+  sha512sum: CHECKSUM,
   zcat: { options: {}, operands: 'read', readOnly: true },
   stat: {
     options: { short: short('c'), long: flagsOf('--format --printf') },
@@ -274,14 +285,10 @@ export const READER_SPECS: Record<string, Spec> = {
     readOnly: true,
   },
   sum: { options: {}, operands: 'read', readOnly: true },
-  cksum: {
-    options: { short: short('al'), long: flagsOf('--algorithm --length') },
-    operands: 'read',
-    readOnly: true,
-  },
-  b2sum: { options: { short: short('l'), long: flagsOf('--length') }, operands: 'read', readOnly: true },
-  sha224sum: { options: {}, operands: 'read', readOnly: true },
-  sha384sum: { options: {}, operands: 'read', readOnly: true },
+  cksum: { ...CHECKSUM, options: { short: short('al'), long: flagsOf('--algorithm --length') } },
+  b2sum: { ...CHECKSUM, options: { short: short('l'), long: flagsOf('--length') } },
+  sha224sum: CHECKSUM,
+  sha384sum: CHECKSUM,
   iconv: {
     options: {
       short: short('ft', { o: 'write' }),
