@@ -7,6 +7,18 @@ function run(events: SessionEvent[]): TranscriptState {
 }
 
 describe('reduceTranscript', () => {
+  it('drops the missing-key notice once a turn starts (a key was set since), and keeps other notices', () => {
+    const state = [
+      { type: 'local-notice', notice: 'missing-key' } as const,
+      { type: 'local-notice', notice: 'interrupted' } as const,
+      { type: 'run-start', prompt: 'hi' } as const,
+    ].reduce(reduceTranscript, initialTranscript);
+    expect(state.items.map((i) => (i.kind === 'notice' ? i.notice : i.kind))).toEqual([
+      'interrupted',
+      'user',
+    ]);
+  });
+
   it('accumulates text per message and block, and tracks a tool call to its result', () => {
     const state = run([
       { type: 'run-start', prompt: 'hi' },

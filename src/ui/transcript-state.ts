@@ -120,7 +120,8 @@ export function reduceTranscript(state: TranscriptState, event: TranscriptAction
   if (habit) return habit;
   switch (event.type) {
     case 'run-start':
-      return push({ ...state, running: true, messageId: undefined }, (id) => ({
+      // A turn that starts has a key: a "add a key" notice from before is answered, so it goes.
+      return push({ ...withoutKeyNotices(state), running: true, messageId: undefined }, (id) => ({
         kind: 'user',
         id,
         text: event.prompt,
@@ -383,6 +384,11 @@ const NOTICE_OF_REASON: Partial<Record<string, Notice>> = {
   max_tokens: 'max_tokens',
   refusal: 'refusal',
 };
+
+function withoutKeyNotices(state: TranscriptState): TranscriptState {
+  const keyNotice = (i: TranscriptItem) => i.kind === 'notice' && i.notice === 'missing-key';
+  return state.items.some(keyNotice) ? { ...state, items: state.items.filter((i) => !keyNotice(i)) } : state;
+}
 
 function pushNotice(state: TranscriptState, notice: Notice): TranscriptState {
   const last = state.items[state.items.length - 1];
