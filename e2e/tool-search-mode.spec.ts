@@ -57,6 +57,10 @@ test('an endpoint that takes tool search: the Usage panel says native mode', asy
   await expect(line).toHaveAttribute('data-mode', 'native');
   await expect(line).toContainText('ToolSearch: native mode.');
   await expect(line).toContainText('advanced-tool-use-2025-11-20');
+  // The note keeps the panel's side padding (it stood flush against the panel's left edge).
+  const panel = await page.getByTestId('usage-panel').boundingBox();
+  const box = await line.boundingBox();
+  expect(panel && box && box.x >= panel.x + 8 && box.x + box.width <= panel.x + panel.width - 8).toBe(true);
 });
 
 test('an endpoint that refuses tool_reference: the session goes portable and the panel says why', async ({
