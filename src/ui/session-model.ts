@@ -384,12 +384,13 @@ const followsBackground = (items: readonly TranscriptItem[]): boolean =>
 /**
  * A saved session as the page opens it: a turn cut off by a reload is repaired (every tool_use answered,
  * the interrupt marker added) and its view ends with the turn interrupted; background commands its cards
- * followed and the sandbox no longer has (`running`: the IDs it has) read as stopped by the reload.
+ * followed and the sandbox no longer has (`running`: the IDs it has) read as stopped by the reload;
+ * `running` null: not known here (another tab holds the session), they are left as saved.
  */
 export async function restoreRecord(
   record: SessionRecord,
   answers: KeptAnswers = {},
-  running?: readonly string[],
+  running?: readonly string[] | null,
 ): Promise<{
   rec: SessionRecord;
   transcript: TranscriptState;

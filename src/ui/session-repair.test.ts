@@ -91,4 +91,10 @@ describe('restoring cards of background commands', () => {
     expect(viewOf(transcript.items)).toMatchObject({ running: true, stdout: 'listening on 5173\n' });
     expect(rec.messages).toEqual(messages);
   });
+
+  it('a session another tab holds (its commands run there) is left as saved, and the model is told nothing', async () => {
+    const { rec, transcript } = await restoreRecord(saved(), {}, null);
+    expect(viewOf(transcript.items)).toMatchObject({ running: true, stdout: 'listening on 5173\n' });
+    expect(rec.messages).toEqual(messages);
+  });
 });

@@ -176,17 +176,19 @@ function withUserNote(messages: MessageParam[], text: string): MessageParam[] {
  * The record as the page opens it after a reload, and the view's items: a turn the reload cut off is
  * repaired (answered cards show their answers, a kept todo list its result), and background commands the
  * reload stopped read so on their cards while the model is told with the next prompt. `running`: the
- * background command IDs the sandbox has (a session switched back to within the page: they still run).
+ * background command IDs the sandbox has (a session switched back to within the page: they still run);
+ * null when this page cannot know (another tab holds the session, and its commands run there): the
+ * cards are left as saved and the model is told nothing.
  */
 export function repairRecord(
   record: SessionRecord,
   stored: readonly TranscriptItem[] | undefined,
   answers: KeptAnswers,
   helpers: RepairHelpers,
-  running: readonly string[] = [],
+  running: readonly string[] | null = [],
 ): { rec: SessionRecord; items: TranscriptItem[] } {
   const notes: string[] = [];
-  const shown = stored && stoppedBackground(stored, new Set(running), notes);
+  const shown = stored && (running ? stoppedBackground(stored, new Set(running), notes) : stored);
   let messages = record.messages;
   if (record.turnOpen)
     messages = helpers.repairInterruptedTranscript(withOutputSoFar(messages, stored ?? [], answers, helpers));

@@ -164,10 +164,12 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
         lock.release();
         return;
       }
+      // A session another tab holds runs its background commands there: this tab cannot tell which
+      // still run, so their cards are shown as saved (not as stopped by a reload that did not happen).
       const { rec, transcript, repaired } = await restoreRecord(
         record,
         readKeptAnswers(),
-        agent.sandbox.listBackground().map((p) => p.id),
+        lock.held ? agent.sandbox.listBackground().map((p) => p.id) : null,
       );
       if (seq !== openSeq.current) {
         lock.release();
