@@ -31,6 +31,17 @@ interface Followed {
   cut: boolean;
   /** The sandbox's offset of what `shown` holds up to. */
   offset: number;
+  /**
+   * Output is read from the start of the line it ends in (the sandbox turns each line's carriage
+   * returns, backspaces and escapes into text on its own: a line read in pieces reads wrong, `a\r` then
+   * `b` as `ab`). `lineOffset`: the sandbox's offset of that line's start; `done`: what the card shows of
+   * the lines before it (whole lines); `skip`: how much of a read from `lineOffset` is in `done` already;
+   * `partial`: that line as last read.
+   */
+  lineOffset: number;
+  done: string;
+  skip: number;
+  partial: string;
   /** The command's status when last read (undefined: not read yet). */
   status?: 'running' | 'exited' | 'killed';
   /** The card belongs to the conversation the session holds now (another one was loaded since). */
@@ -101,7 +112,16 @@ export function followBackgroundViews(
     if (disposed || (f.status !== undefined && f.status !== 'running' && f.sent)) return;
     let out: ReturnType<Sandbox['readBackground']>;
     try {
-      out = sandbox.readBackground(f.id, { since: f.offset });
+      out = sandbox.readBackground(f.id, { since: f.lineOffset });
+      // The buffer no longer has the line's start (one line longer than the sandbox keeps): what is new
+      // is read alone, as the line's rest.
+      if (out.dropped > f.lineOffset) {
+        out = sandbox.readBackground(f.id, { since: f.offset });
+        f.done += f.partial;
+        f.partial = '';
+        f.skip = 0;
+        f.lineOffset = f.offset;
+      }
     } catch {
       // The sandbox no longer has it: nothing more to read (the card keeps what it showed).
       f.status = 'killed';
@@ -109,11 +129,23 @@ export function followBackgroundViews(
     }
     // The sandbox's buffer dropped output not read yet: the card says its start is cut.
     if (out.dropped > f.offset) f.cut = true;
+    const changed = out.nextOffset !== f.offset || out.status !== f.status;
     f.offset = out.nextOffset;
-    const all = f.shown + out.output;
+    const fresh = out.output.slice(f.skip);
+    const whole = fresh.lastIndexOf('\n') + 1;
+    f.done += fresh.slice(0, whole);
+    f.partial = fresh.slice(whole);
+    if (f.partial === '') {
+      f.lineOffset = out.nextOffset;
+      f.skip = 0;
+    } else f.skip += whole;
+    if (f.done.length > BACKGROUND_SHOWN_CHARS) {
+      f.cut = true;
+      f.done = f.done.slice(-BACKGROUND_SHOWN_CHARS);
+    }
+    const all = f.done + f.partial;
     if (all.length > BACKGROUND_SHOWN_CHARS) f.cut = true;
     f.shown = all.slice(-BACKGROUND_SHOWN_CHARS);
-    const changed = out.output !== '' || out.status !== f.status;
     f.status = out.status;
     if (!f.owned || (f.sent && !changed)) return;
     const running = out.status === 'running';
@@ -167,6 +199,10 @@ export function followBackgroundViews(
         shown: '',
         cut: false,
         offset: 0,
+        lineOffset: 0,
+        done: '',
+        skip: 0,
+        partial: '',
         owned: true,
         sent: false,
       };
