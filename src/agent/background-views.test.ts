@@ -9,6 +9,8 @@ import { type MockApi, startMockApi } from '../../e2e/mock-api/server.ts';
 import type { ToolResultView } from '../core/tool.ts';
 import { createJustBashSandbox } from '../sandbox/just-bash.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import { createInProcessSandboxWorker } from '../sandbox/worker/in-process.ts';
+import { createWorkerSandbox } from '../sandbox/worker-sandbox.ts';
 import { BACKGROUND_SHOWN_CHARS, followBackgroundViews } from './background-views.ts';
 import { createAgentSession } from './session.ts';
 import type { AgentSession, SessionEvent } from './types.ts';
@@ -176,34 +178,44 @@ describe('background command cards', () => {
     await sandbox.dispose();
   }, 30_000);
 
-  it('read a line printed in pieces as the terminal shows it (carriage returns across reads)', async () => {
-    const sandbox = await createJustBashSandbox();
-    const seen: Terminal[] = [];
-    const views = followBackgroundViews(sandbox, (e) => {
-      if (e.type === 'tool-view' && e.view.kind === 'terminal') seen.push(e.view);
-    });
-    const proc = await sandbox.startBackground(
-      "echo start; for i in 1 2 3; do printf 'progress %s\\r' $i; sleep 0.4; done; echo finished; echo after",
-    );
-    const view: Terminal = { kind: 'terminal', stdout: '', stderr: '', exitCode: 0, backgroundId: proc.id };
-    views.see({
-      type: 'tool-result',
-      toolUseId: 'toolu_p',
-      name: 'Bash',
-      isError: false,
-      block: { type: 'tool_result', tool_use_id: 'toolu_p', content: 'started' },
-      view,
-      status: 'done',
-      durationMs: 1,
-    });
-    await until(() => seen.length > 0 && seen.at(-1)?.running === undefined, 'the end');
-    const whole = sandbox.readBackground(proc.id, { since: 0 }).output;
-    expect(whole).toBe('start\nfinished 3\nafter\n');
-    expect(seen.at(-1)?.stdout).toBe(whole);
-    // While it ran: the line as it then stood, never its pieces run together.
-    expect(seen.filter((v) => /progress \dprogress/.test(v.stdout))).toEqual([]);
-    expect(seen.some((v) => /^start\nprogress [12]$/.test(v.stdout))).toBe(true);
-    views.dispose();
-    await sandbox.dispose();
-  }, 30_000);
+  it.each([
+    ['just-bash', () => createJustBashSandbox()],
+    [
+      'just-bash in a worker (the page keeps a copy of the output)',
+      () => createWorkerSandbox({ files: {}, createWorker: () => createInProcessSandboxWorker() }),
+    ],
+  ] as const)(
+    'read a line printed in pieces as the terminal shows it (carriage returns across reads): %s',
+    async (_, create) => {
+      const sandbox: Sandbox = await create();
+      const seen: Terminal[] = [];
+      const views = followBackgroundViews(sandbox, (e) => {
+        if (e.type === 'tool-view' && e.view.kind === 'terminal') seen.push(e.view);
+      });
+      const proc = await sandbox.startBackground(
+        "echo start; for i in 1 2 3; do printf 'progress %s\\r' $i; sleep 0.4; done; echo finished; echo after",
+      );
+      const view: Terminal = { kind: 'terminal', stdout: '', stderr: '', exitCode: 0, backgroundId: proc.id };
+      views.see({
+        type: 'tool-result',
+        toolUseId: 'toolu_p',
+        name: 'Bash',
+        isError: false,
+        block: { type: 'tool_result', tool_use_id: 'toolu_p', content: 'started' },
+        view,
+        status: 'done',
+        durationMs: 1,
+      });
+      await until(() => seen.length > 0 && seen.at(-1)?.running === undefined, 'the end');
+      const whole = sandbox.readBackground(proc.id, { since: 0 }).output;
+      expect(whole).toBe('start\nfinished 3\nafter\n');
+      expect(seen.at(-1)?.stdout).toBe(whole);
+      // While it ran: the line as it then stood, never its pieces run together.
+      expect(seen.filter((v) => /progress \dprogress/.test(v.stdout))).toEqual([]);
+      expect(seen.some((v) => /^start\nprogress [12]$/.test(v.stdout))).toBe(true);
+      views.dispose();
+      await sandbox.dispose();
+    },
+    30_000,
+  );
 });

@@ -219,8 +219,12 @@ export interface Sandbox {
   ): Promise<BackgroundProcess>;
   /** Every background process of this sandbox, oldest first (finished ones included). */
   listBackground(): BackgroundProcess[];
-  /** A background process's state and output. Throws SandboxError('EINVAL') for an unknown id. */
-  readBackground(id: string, options?: { since?: number }): BackgroundOutput;
+  /**
+   * A background process's state and output (as text: carriage returns, backspaces and escapes applied;
+   * `raw`: as printed, for a copy kept elsewhere, which applies them to whole lines: a line read in
+   * pieces reads wrong). Throws SandboxError('EINVAL') for an unknown id.
+   */
+  readBackground(id: string, options?: { since?: number; raw?: boolean }): BackgroundOutput;
   /** Stops a background process (no-op when it already ended). Throws SandboxError('EINVAL') for an unknown id. */
   killBackground(id: string): Promise<BackgroundProcess>;
   /**

@@ -150,14 +150,14 @@ export class BackgroundTable {
     return [...this.entries.values()].map((e) => ({ ...e.info }));
   }
 
-  read(id: string, since = 0): BackgroundOutput {
+  read(id: string, since = 0, raw = false): BackgroundOutput {
     const entry = this.entries.get(id);
     if (!entry) throw unknownBackground(id);
     const total = entry.dropped + entry.output.length;
     const from = Math.max(0, Math.min(since, total) - entry.dropped);
     return {
       ...entry.info,
-      output: terminalToText(entry.output.slice(from)),
+      output: raw ? entry.output.slice(from) : terminalToText(entry.output.slice(from)),
       nextOffset: total,
       dropped: entry.dropped,
     };

@@ -514,8 +514,8 @@ class WorkerSandbox implements Sandbox {
     return this.background.list();
   }
 
-  readBackground(id: string, options: { since?: number } = {}): BackgroundOutput {
-    return this.background.read(id, options.since);
+  readBackground(id: string, options: { since?: number; raw?: boolean } = {}): BackgroundOutput {
+    return this.background.read(id, options.since, options.raw);
   }
 
   killBackground(id: string): Promise<BackgroundProcess> {

@@ -93,13 +93,16 @@ export function serveSandbox(
       ? { name: 'SandboxError', message: err.message, code: err.code, path: err.path }
       : { name: err instanceof Error ? err.name : 'Error', message: messageOf(err) };
 
-  /** Sends what background processes printed since last time, and their ends. */
+  /**
+   * Sends what background processes printed since last time (as printed: the page's copy turns it into
+   * text, whole lines at a time), and their ends.
+   */
   const pollBackground = () => {
     if (!sandbox) return;
     let running = false;
     for (const proc of sandbox.listBackground()) {
       if (!backgroundOffsets.has(proc.id)) continue;
-      const out = sandbox.readBackground(proc.id, { since: backgroundOffsets.get(proc.id) });
+      const out = sandbox.readBackground(proc.id, { since: backgroundOffsets.get(proc.id), raw: true });
       if (out.output) port.post({ type: 'bg-output', procId: proc.id, text: out.output });
       backgroundOffsets.set(proc.id, out.nextOffset);
       if (out.status === 'running') running = true;
