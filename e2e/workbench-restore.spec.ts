@@ -327,6 +327,52 @@ test("the prompt box's text survives a reload when the tab's sessionStorage is f
   await expect(page.getByTestId('prompt-input')).toHaveValue('my precious draft');
 });
 
+test('a background command whose session was left before the reload: the model is not told the reload stopped it', async ({
+  page,
+}) => {
+  // Its card stopped following the command when the session was left; the command ended (its work
+  // done) while another session was open. Before: "the page was reloaded, which stopped" it, "start it
+  // again".
+  await start(page);
+  await allowEverything(page);
+  api.script([
+    {
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_left',
+          name: 'Bash',
+          input: { command: 'echo migrated > done.txt; sleep 1; echo all done', run_in_background: true },
+        },
+      ],
+    },
+    { content: [{ type: 'text', text: 'Started.' }] },
+  ]);
+  await sendPrompt(page, 'bg session');
+  await waitIdle(page);
+  api.push({ content: [{ type: 'text', text: 'Other.' }] });
+  await page.getByTestId('new-session').click();
+  await sendPrompt(page, 'other session');
+  await waitIdle(page);
+  await page.waitForTimeout(1500); // the command ends meanwhile
+  await waitSaved(page);
+  await page.reload();
+  await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
+  await page
+    .getByTestId('session-item')
+    .filter({ hasText: 'bg session' })
+    .getByTestId('session-open')
+    .click();
+  const state = toolCard(page, 'toolu_left').getByTestId('terminal-state');
+  await expect(state).toContainText('ran on after its session was left');
+  api.script([{ content: [{ type: 'text', text: 'Noted.' }] }]);
+  await sendPrompt(page, 'next');
+  await waitIdle(page);
+  const told = JSON.stringify(api.requests.at(-1)?.body.messages.at(-1));
+  expect(told).toContain('may have finished before the reload');
+  expect(told).not.toContain('stopped by the page reload');
+});
+
 test('what the agent ran shows in the terminal after a reload, though its tab was never opened', async ({
   page,
 }) => {

@@ -386,11 +386,14 @@ const followsBackground = (items: readonly TranscriptItem[]): boolean =>
  * the interrupt marker added) and its view ends with the turn interrupted; background commands its cards
  * followed and the sandbox no longer has (`running`: the IDs it has) read as stopped by the reload;
  * `running` null: not known here (another tab holds the session), they are left as saved.
+ * `seenToReload`: the page showed this session until it reloaded (the tab's session, opened first);
+ * false for one opened later, whose cards stopped following their commands when it was left.
  */
 export async function restoreRecord(
   record: SessionRecord,
   answers: KeptAnswers = {},
   running?: readonly string[] | null,
+  seenToReload = true,
 ): Promise<{
   rec: SessionRecord;
   transcript: TranscriptState;
@@ -409,6 +412,7 @@ export async function restoreRecord(
       answers,
       { withToolResult, itemsFromMessages, repairInterruptedTranscript },
       running,
+      seenToReload,
     ));
   }
   const transcript = reduceTranscript(initialTranscript, {

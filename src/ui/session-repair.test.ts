@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newSessionRecord, type SessionRecord } from '../agent/sessions-store.ts';
 import type { MessageParam } from '../core/messages.ts';
 import { restoreRecord } from './session-model.ts';
-import { STOPPED_BY_RELOAD } from './session-repair.ts';
+import { GONE_SINCE_LEFT, STOPPED_BY_RELOAD } from './session-repair.ts';
 import { fromStoredView, toStoredView } from './stored-view.ts';
 import type { TranscriptItem } from './transcript-state.ts';
 
@@ -83,6 +83,17 @@ describe('restoring cards of background commands', () => {
     const second = await restoreRecord(again);
     expect(second.repaired).toBe(false);
     expect(second.rec.messages).toEqual(rec.messages);
+  });
+
+  it('a session opened after the reload that was not open at it: the command may have ended since it was left', async () => {
+    // Its card stopped following the command when the session was left: "stopped by the reload", and
+    // "start it again", may be false of a command that ended meanwhile (and did its work).
+    const { rec, transcript } = await restoreRecord(saved(), {}, [], false);
+    expect(viewOf(transcript.items)).toMatchObject({ stdout: 'listening on 5173\n', state: GONE_SINCE_LEFT });
+    const note = JSON.stringify(rec.messages[4]);
+    expect(note).toContain('may have finished before the reload');
+    expect(note).toContain('Check what it did');
+    expect(note).not.toContain('which stopped');
   });
 
   it('a session switched back to while its command runs is left as it is', async () => {

@@ -119,6 +119,12 @@ function subagentSoFar(items: readonly TranscriptItem[], depth: number): string 
 
 /** How the card of a background command the reload stopped reads (and its status in the model's note). */
 export const STOPPED_BY_RELOAD = 'stopped by the page reload';
+/**
+ * How such a card reads when its session was not open when the page reloaded: its card stopped
+ * following the command when the session was left, so it may have ended before the reload.
+ */
+export const GONE_SINCE_LEFT =
+  'no longer running: it ran on after its session was left, until the page reload at the latest';
 
 /**
  * The items with every card that followed a background command still running when the page was last
@@ -129,12 +135,13 @@ function stoppedBackground(
   items: readonly TranscriptItem[],
   running: ReadonlySet<string>,
   notes: string[],
+  seenToReload: boolean,
 ): TranscriptItem[] {
   return items.map((item) => {
     if (item.kind !== 'tool') return item;
     const { card } = item;
     if (card.subagent) {
-      const subItems = stoppedBackground(card.subagent.transcript.items, running, notes);
+      const subItems = stoppedBackground(card.subagent.transcript.items, running, notes, seenToReload);
       const transcript = { ...card.subagent.transcript, items: subItems };
       return { ...item, card: { ...card, subagent: { ...card.subagent, transcript } } };
     }
@@ -142,12 +149,15 @@ function stoppedBackground(
     if (!card.result || view?.kind !== 'terminal' || !view.running || !view.backgroundId) return item;
     if (running.has(view.backgroundId)) return item;
     const command = (card.input as { command?: unknown } | undefined)?.command;
-    notes.push(stoppedNote(view.backgroundId, typeof command === 'string' ? command : '', view.stdout));
+    const text = typeof command === 'string' ? command : '';
+    notes.push(
+      seenToReload
+        ? stoppedNote(view.backgroundId, text, view.stdout)
+        : goneNote(view.backgroundId, text, view.stdout),
+    );
     const { running: _running, ...rest } = view;
-    return {
-      ...item,
-      card: { ...card, result: { ...card.result, view: { ...rest, state: STOPPED_BY_RELOAD } } },
-    };
+    const state = seenToReload ? STOPPED_BY_RELOAD : GONE_SINCE_LEFT;
+    return { ...item, card: { ...card, result: { ...card.result, view: { ...rest, state } } } };
   });
 }
 
@@ -159,6 +169,20 @@ function stoppedNote(id: string, command: string, shown: string): string {
     `<status>${STOPPED_BY_RELOAD}</status>`,
     output ? `<output>\n${output}\n</output>` : '<output>(no output)</output>',
     'Start it again if it is still needed.',
+  ].join('\n');
+}
+
+/**
+ * What the model is told of a background command whose session was not open when the page reloaded:
+ * it no longer runs, but it may have ended (and done its work) before the reload.
+ */
+function goneNote(id: string, command: string, shown: string): string {
+  const output = shown.replace(/\s+$/, '');
+  return [
+    `The background command ${id}${command ? ` (${command})` : ''} no longer runs, and BashOutput and KillShell no longer know its ID: the page was reloaded since its session was last open. It was still running when its session was left and may have finished before the reload. What it had printed by then:`,
+    `<status>${GONE_SINCE_LEFT}</status>`,
+    output ? `<output>\n${output}\n</output>` : '<output>(no output)</output>',
+    'Check what it did (its files, its effects) before starting it again.',
   ].join('\n');
 }
 
@@ -186,9 +210,11 @@ export function repairRecord(
   answers: KeptAnswers,
   helpers: RepairHelpers,
   running: readonly string[] | null = [],
+  seenToReload = true,
 ): { rec: SessionRecord; items: TranscriptItem[] } {
   const notes: string[] = [];
-  const shown = stored && (running ? stoppedBackground(stored, new Set(running), notes) : stored);
+  const shown =
+    stored && (running ? stoppedBackground(stored, new Set(running), notes, seenToReload) : stored);
   let messages = record.messages;
   if (record.turnOpen)
     messages = helpers.repairInterruptedTranscript(withOutputSoFar(messages, stored ?? [], answers, helpers));

@@ -140,6 +140,8 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
     [createSession],
   );
 
+  /** A session was opened since the page loaded. */
+  const openedOnce = useRef(false);
   const openRecord = useCallback(
     async (record: SessionRecord, stored: boolean) => {
       const seq = ++openSeq.current;
@@ -166,10 +168,15 @@ export function useWorkbench(deps: WorkbenchDeps = {}): Workbench {
       }
       // A session another tab holds runs its background commands there: this tab cannot tell which
       // still run, so their cards are shown as saved (not as stopped by a reload that did not happen).
+      // Only the session the page opens first (the tab's own) was shown until the reload: the cards of
+      // one opened later stopped following their commands when it was left.
+      const seenToReload = !openedOnce.current;
+      openedOnce.current = true;
       const { rec, transcript, repaired } = await restoreRecord(
         record,
         readKeptAnswers(),
         lock.held ? agent.sandbox.listBackground().map((p) => p.id) : null,
+        seenToReload,
       );
       if (seq !== openSeq.current) {
         lock.release();
