@@ -207,10 +207,13 @@ test('a background command the reload stopped: its card keeps what it printed an
   // The card follows the command: its output as it comes, and that it runs.
   await expect(card.getByTestId('terminal-result')).toContainText('bgtick 2');
   await expect(state).toContainText('running in the background');
+  // Its header says so too (the call itself is done: it started the command).
+  await expect(card.getByTestId('tool-status')).toHaveText('in background');
   await waitSaved(page);
   await page.reload();
   await expect(page.getByTestId('prompt-input')).toHaveAttribute('data-ready', 'true');
   await expect(state).toHaveText('stopped by the page reload');
+  await expect(card.getByTestId('tool-status')).not.toHaveText('in background');
   await expect(card.getByTestId('terminal-result')).toContainText('bgtick 1\nbgtick 2');
   await expect(card).not.toContainText('bgtick 60');
 

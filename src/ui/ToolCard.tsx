@@ -52,6 +52,9 @@ export const ToolCard = memo(function ToolCard({
     Boolean(card.statusText) ||
     Boolean(card.subagent);
   const running = card.status === 'running';
+  // A background command's call is done (it started the command) while the command runs on.
+  const view = result?.view;
+  const inBackground = view?.kind === 'terminal' && view.running === true;
   const now = useNow(running && card.startedAt !== undefined);
   // The time it ran: from its start (after any wait for permission) to its result.
   const elapsed = result
@@ -98,13 +101,17 @@ export const ToolCard = memo(function ToolCard({
               {formatDuration(elapsed)}
             </span>
           )}
-          <span className={`status-pill status-${card.status}`} data-testid="tool-status">
-            {running ? (
+          <span
+            className={`status-pill status-${inBackground ? 'running' : card.status}`}
+            data-testid="tool-status"
+            {...(inBackground ? { 'data-background': 'running' } : {})}
+          >
+            {running || inBackground ? (
               <span className="spinner spinner-small" aria-hidden="true" />
             ) : (
               <span className="status-dot" aria-hidden="true" />
             )}
-            {STATUS_LABEL[card.status]}
+            {inBackground ? 'in background' : STATUS_LABEL[card.status]}
           </span>
         </span>
       </header>

@@ -304,8 +304,12 @@ export function ResultView({ view }: { view: ToolResultView }) {
     case 'terminal':
       return (
         <div className="terminal" data-testid="terminal-result">
-          {view.stdout && <TerminalStream text={view.stdout} className="terminal-stdout" />}
-          {view.stderr && <TerminalStream text={view.stderr} className="terminal-stderr" />}
+          {view.stdout && (
+            <TerminalStream text={view.stdout} className="terminal-stdout" tail={!!view.backgroundId} />
+          )}
+          {view.stderr && (
+            <TerminalStream text={view.stderr} className="terminal-stderr" tail={!!view.backgroundId} />
+          )}
           {!view.stdout && !view.stderr && <pre className="terminal-empty">(no output)</pre>}
           <div className="terminal-foot">
             {view.state ? (
@@ -322,11 +326,28 @@ export function ResultView({ view }: { view: ToolResultView }) {
   }
 }
 
-function TerminalStream({ text, className }: { text: string; className: string }) {
-  const fold = useMemo(() => foldOf(text), [text]);
+/**
+ * A command's output, folded to its start; a background command's (`tail`) to its end, its latest lines,
+ * as a terminal shows a command that runs on.
+ */
+function TerminalStream({ text, className, tail }: { text: string; className: string; tail?: boolean }) {
+  const fold = useMemo(() => (tail ? tailFoldOf(text) : foldOf(text)), [text, tail]);
   return (
-    <Foldable lines={fold.lines} chars={fold.head} className={className}>
+    <Foldable lines={fold.lines} chars={fold.head} className={tail ? `${className} tail` : className}>
       {(open) => (open ? text : fold.folded)}
     </Foldable>
   );
+}
+
+/** Lines of a folded end: what the fold's height shows. */
+const TAIL_LINES = 12;
+
+/** How `text` folds to its end: its last TAIL_LINES lines (at most FOLD_CHARS characters of them). */
+function tailFoldOf(text: string): { lines: number; head: number; folded: string } {
+  const lines = lineCount(text);
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  let at = body.length;
+  for (let i = 0; i < TAIL_LINES && at > 0; i++) at = body.lastIndexOf('\n', at - 1);
+  const end = body.slice(Math.max(0, at + 1)).slice(-FOLD_CHARS);
+  return { lines, head: end.length, folded: end };
 }
