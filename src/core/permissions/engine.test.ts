@@ -249,6 +249,13 @@ describe('the ask at the end', () => {
       suggestedRule: 'Bash(rm -rf build)',
     });
     expect(await decide(BashTool, bash('make'), 'default')).toMatchObject({ suggestedRule: 'Bash(make)' });
+    // Two parts need approval: no one rule covers the line, so none is offered (only the first was saved).
+    const two = await decide(BashTool, bash('rm -rf src && curl http://example.com'), 'default');
+    expect(two).toMatchObject({
+      behavior: 'ask',
+      message: expect.stringContaining('`curl http://example.com`'),
+    });
+    expect(two.behavior === 'ask' && two.suggestedRule).toBeFalsy();
     expect(await decide(BashTool, bash('./run.sh --fast'), 'default')).toMatchObject({
       suggestedRule: 'Bash(./run.sh:*)',
     });

@@ -154,7 +154,7 @@ function fileOnlyInWorkspace(command: ShellCommand, env: PathEnv): boolean {
   });
 }
 
-/** What of a Bash command needs approval, and the rule "allow always" would add for the first part. */
+/** What of a Bash command needs approval, and the rule "allow always" would add when one part does. */
 function bashAsk(
   m: BashPermissionMatcher,
   book: RuleBook,
@@ -178,11 +178,14 @@ function bashAsk(
     }
   }
   if (parts.length === 0) return null;
-  const list = [...new Set(parts)].slice(0, 5).join(', ');
+  const distinct = [...new Set(parts)];
+  const list = distinct.slice(0, 5).join(', ');
+  // One rule covers one part: for a line with several, "allow always" would save a rule for the first
+  // while the whole line runs, and the rest ask again next time. So it is offered for one part only.
   return ask(
     `This command needs your approval for ${list}.`,
     'not allowed by a rule or the mode',
-    suggestion,
+    distinct.length === 1 ? suggestion : undefined,
   );
 }
 
