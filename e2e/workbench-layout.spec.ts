@@ -122,6 +122,17 @@ test('390 px: one column at a time with a switcher, no sideways scroll, 44 px ta
 
   // Back to the chat: a turn runs, the reply shows, still one column.
   await page.getByTestId('phone-chat').click();
+  // Settings' checkbox keeps its 44 px target and draws a box of the usual size inside it (stretched,
+  // it was a grey square as big as the target).
+  await page.getByTestId('settings-button').click();
+  const remember = page.getByTestId('remember-key');
+  await expect(remember).toBeVisible();
+  const drawn = await remember.evaluate((el) => Number.parseFloat(getComputedStyle(el, '::before').width));
+  expect(drawn).toBeGreaterThan(12);
+  expect(drawn).toBeLessThan(24);
+  expect(await smallTargets(page)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('settings-dialog')).toBeHidden();
   await connect(page, api);
   api.script([
     { content: [{ type: 'text', text: `A reply on a phone. ${'Long words wrap. '.repeat(20)}` }] },
